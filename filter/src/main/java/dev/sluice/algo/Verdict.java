@@ -1,0 +1,52 @@
+package dev.sluice.algo;
+
+/**
+ * What one algorithm decided for one quota at one instant. Mutable so the request path can reuse
+ * it; times are in microseconds.
+ */
+public final class Verdict {
+  boolean allowed;
+  long remaining;
+  long resetMicros;
+  long retryAfterMicros;
+  long nextFirst;
+  long nextSecond;
+
+  void set(boolean allowed, long remaining, long resetMicros, long retryAfterMicros) {
+    this.allowed = allowed;
+    this.remaining = Math.max(0, remaining);
+    this.resetMicros = Math.max(0, resetMicros);
+    this.retryAfterMicros = allowed ? 0 : Math.max(1, retryAfterMicros);
+  }
+
+  void next(long first, long second) {
+    nextFirst = first;
+    nextSecond = second;
+  }
+
+  public boolean allowed() {
+    return allowed;
+  }
+
+  /** Permits of cost one that would still be allowed right now. */
+  public long remaining() {
+    return remaining;
+  }
+
+  /** Time until the quota is fully restored, if nothing else arrives. */
+  public long resetMicros() {
+    return resetMicros;
+  }
+
+  /** When denied: the time until the same request would be allowed, if nothing else arrives. */
+  public long retryAfterMicros() {
+    return retryAfterMicros;
+  }
+
+  @Override
+  public String toString() {
+    return (allowed ? "allowed" : "denied")
+        + " remaining=" + remaining
+        + " reset=" + resetMicros + "µs retryAfter=" + retryAfterMicros + "µs";
+  }
+}

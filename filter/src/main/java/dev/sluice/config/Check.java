@@ -1,0 +1,46 @@
+package dev.sluice.config;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+
+/**
+ * {@code java -cp sluice-filter.jar dev.sluice.config.Check ratelimit.yaml}: prints OK or every
+ * error with its file, line and field, and exits non-zero when the file would be rejected. Use it
+ * in CI before shipping a change to the rules.
+ */
+public final class Check {
+  private Check() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** Returns 0 when valid, 1 when invalid, 2 when the file cannot be read or no file is given. */
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    if (args.length != 1) {
+      err.println("usage: java -cp sluice-filter.jar dev.sluice.config.Check <ratelimit.yaml>");
+      return 2;
+    }
+    String content;
+    try {
+      content = new String(Files.readAllBytes(Paths.get(args[0])), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      err.println(args[0] + ": cannot read: " + e);
+      return 2;
+    }
+    try {
+      Config config = ConfigParser.parse(args[0], content);
+      out.println("OK " + args[0] + ": " + config.rules().rules().size() + " rules, store "
+          + config.store());
+      return 0;
+    } catch (InvalidConfigException e) {
+      err.println(e.getMessage());
+      err.println(e.errors().size() + (e.errors().size() == 1 ? " error" : " errors") + " in "
+          + args[0]);
+      return 1;
+    }
+  }
+}

@@ -1,0 +1,106 @@
+package dev.sluice.config;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Map;
+
+/**
+ * Where ratelimit.yaml comes from: the Filter's {@code config} init-param, else the system property
+ * {@code sluice.config}, else the environment variable {@code SLUICE_CONFIG}, else {@code
+ * ./ratelimit.yaml}. A {@code classpath:} prefix reads a resource; when that resource is a plain
+ * file (an exploded WAR) it is watched like any other file.
+ */
+public final class ConfigSource {
+  public static final String PROPERTY = "sluice.config";
+  public static final String ENVIRONMENT = "SLUICE_CONFIG";
+  public static final String DEFAULT = "ratelimit.yaml";
+  private static final String CLASSPATH = "classpath:";
+
+  private final String name;
+  private final Path file;
+  private final URL resource;
+
+  private ConfigSource(String name, Path file, URL resource) {
+    this.name = name;
+    this.file = file;
+    this.resource = resource;
+  }
+
+  /** Resolves the location by the order above; {@code explicit} is the init-param, or null. */
+  public static ConfigSource locate(String explicit, Map<String, String> environment,
+      ClassLoader loader) {
+    String location = firstGiven(explicit, System.getProperty(PROPERTY),
+        environment.get(ENVIRONMENT), DEFAULT);
+    return of(location, loader);
+  }
+
+  /** A location as written: a file path, or {@code classpath:name}. */
+  public static ConfigSource of(String location, ClassLoader loader) {
+    if (!location.startsWith(CLASSPATH)) {
+      return new ConfigSource(location, Paths.get(location), null);
+    }
+    String resourceName = location.substring(CLASSPATH.length()).replaceFirst("^/+", "");
+    URL url = loader == null ? null : loader.getResource(resourceName);
+    if (url != null && "file".equals(url.getProtocol())) {
+      try {
+        return new ConfigSource(location, Paths.get(url.toURI()), null);
+      } catch (URISyntaxException | IllegalArgumentException e) {
+        // Not a path after all: read it as a resource.
+      }
+    }
+    return new ConfigSource(location, null, url);
+  }
+
+  private static String firstGiven(String... candidates) {
+    for (String c : candidates) {
+      if (c != null && !c.trim().isEmpty()) {
+        return c.trim();
+      }
+    }
+    throw new AssertionError("the default is always given");
+  }
+
+  /** How messages name this source. */
+  public String name() {
+    return file != null ? file.toString() : name;
+  }
+
+  /** The file to watch, or null for a resource inside a jar (which cannot change). */
+  Path file() {
+    return file;
+  }
+
+  /** The current content, or null if there is none. */
+  byte[] read() throws IOException {
+    if (file != null) {
+      try {
+        return Files.readAllBytes(file);
+      } catch (NoSuchFileException e) {
+        return null;
+      }
+    }
+    if (resource == null) {
+      return null;
+    }
+    try (InputStream in = resource.openStream()) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      byte[] buffer = new byte[8192];
+      for (int n; (n = in.read(buffer)) > 0; ) {
+        out.write(buffer, 0, n);
+      }
+      return out.toByteArray();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return name();
+  }
+}

@@ -1,0 +1,89 @@
+package dev.sluice.config;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Pokes a reload whenever the config file may have changed: at once when the directory reports an
+ * event, and every {@code pollMillis} regardless. The poll is what catches a Kubernetes ConfigMap
+ * (a symlink swap that inotify reports on another path) or a file system with no events at all;
+ * the reload itself compares content hashes, so a poke without a change costs one small read.
+ */
+final class ConfigWatcher implements Closeable {
+  private static final Logger LOG = Logger.getLogger("dev.sluice.config");
+  /** Lets an editor finish writing before we read. */
+  private static final long SETTLE_MILLIS = 50;
+
+  private final Thread thread;
+  private final WatchService events;
+  private volatile boolean closed;
+
+  ConfigWatcher(Path file, Runnable reload, long pollMillis) {
+    this.events = register(file);
+    this.thread = new Thread(() -> loop(reload, pollMillis), "sluice-config-watcher");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  private static WatchService register(Path file) {
+    Path dir = file.toAbsolutePath().getParent();
+    WatchService service = null;
+    try {
+      service = dir.getFileSystem().newWatchService();
+      dir.register(service, StandardWatchEventKinds.ENTRY_CREATE,
+          StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_DELETE);
+      return service;
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.FINE, "no file events for " + dir + "; polling only", e);
+      closeQuietly(service);
+      return null;
+    }
+  }
+
+  private void loop(Runnable reload, long pollMillis) {
+    while (!closed) {
+      try {
+        if (events == null) {
+          Thread.sleep(pollMillis);
+        } else {
+          WatchKey key = events.poll(pollMillis, TimeUnit.MILLISECONDS);
+          if (key != null) {
+            key.pollEvents();
+            key.reset();
+            Thread.sleep(SETTLE_MILLIS);
+          }
+        }
+        reload.run();
+      } catch (InterruptedException | ClosedWatchServiceException e) {
+        return;
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "Sluice config reload failed; will retry", e);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    thread.interrupt();
+    closeQuietly(events);
+  }
+
+  private static void closeQuietly(WatchService service) {
+    try {
+      if (service != null) {
+        service.close();
+      }
+    } catch (IOException e) {
+      // Nothing left to release.
+    }
+  }
+}

@@ -1,0 +1,204 @@
+package dev.sluice.config;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
+
+/**
+ * One YAML mapping read field by field from SnakeYAML's node tree, which keeps every value's line
+ * and column (SnakeYAML never constructs an object from the file). A value of the wrong type is
+ * reported with its place and read as absent; {@link #finish} reports every field nobody asked
+ * for, which is how typos surface.
+ */
+final class Fields {
+  private final String path;
+  private final Node node;
+  private final Problems problems;
+  private final Map<String, Node> unread = new LinkedHashMap<>();
+  private final Map<String, Node> read = new HashMap<>();
+
+  Fields(Node node, String path, Problems problems) {
+    this.path = path;
+    this.node = node;
+    this.problems = problems;
+    if (!(node instanceof MappingNode)) {
+      problems.at(node, path, "must be a mapping of fields");
+      return;
+    }
+    for (NodeTuple tuple : ((MappingNode) node).getValue()) {
+      Node key = tuple.getKeyNode();
+      String name = key instanceof ScalarNode ? ((ScalarNode) key).getValue() : null;
+      if (name == null) {
+        problems.at(key, path, "field names must be plain words");
+      } else if (unread.containsKey(name)) {
+        problems.at(key, pathOf(name), "appears twice");
+      } else {
+        unread.put(name, tuple.getValueNode());
+      }
+    }
+  }
+
+  /** The mapping itself, for problems that concern it as a whole. */
+  Node node() {
+    return node;
+  }
+
+  String pathOf(String name) {
+    return path.isEmpty() ? name : path + "." + name;
+  }
+
+  /** Where {@code name} was given, once read; else the mapping itself. */
+  Node where(String name) {
+    Node at = read.get(name);
+    return at == null ? node : at;
+  }
+
+  /** The raw value of {@code name}, or null when absent; takes it off the list of unknowns. */
+  Node take(String name) {
+    Node value = unread.remove(name);
+    if (value == null || value.getTag().equals(Tag.NULL)) {
+      return null;
+    }
+    read.put(name, value);
+    return value;
+  }
+
+  /** The names of the fields not taken yet, in file order. */
+  List<String> names() {
+    return new ArrayList<>(unread.keySet());
+  }
+
+  /** Reports every field not taken. */
+  void finish(String... known) {
+    for (Map.Entry<String, Node> unknown : unread.entrySet()) {
+      problems.at(unknown.getValue(), pathOf(unknown.getKey()),
+          "unknown field (known here: " + String.join(", ", known) + ")");
+    }
+    unread.clear();
+  }
+
+  String string(String name) {
+    Node value = take(name);
+    return value == null ? null : scalar(value, pathOf(name));
+  }
+
+  /** A whole number from 1 to {@link ConfigParser#MAX_COUNT}, or null. */
+  Long positive(String name) {
+    Node value = take(name);
+    return value == null ? null : positive(value, pathOf(name));
+  }
+
+  Boolean bool(String name) {
+    Node value = take(name);
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof ScalarNode && value.getTag().equals(Tag.BOOL)) {
+      return Boolean.valueOf(((ScalarNode) value).getValue().toLowerCase(Locale.ROOT)
+          .matches("true|yes|on|y"));
+    }
+    problems.at(value, pathOf(name), "must be true or false");
+    return null;
+  }
+
+  /** A duration in microseconds, or null. */
+  Long duration(String name) {
+    String text = string(name);
+    if (text == null) {
+      return null;
+    }
+    long micros = Durations.parseMicros(text);
+    if (micros < 0) {
+      problems.at(where(name), pathOf(name), "must be a duration from 1ms to 365d such as 500ms, "
+          + "1s, 1m, 1h or 1d, got \"" + text + "\"");
+      return null;
+    }
+    return micros;
+  }
+
+  /** One of an enum's constants, written in lower case as in ratelimit.yaml; or null. */
+  <E extends Enum<E>> E choice(String name, Class<E> type) {
+    String text = string(name);
+    if (text == null) {
+      return null;
+    }
+    List<String> names = new ArrayList<>();
+    for (E e : type.getEnumConstants()) {
+      String configName = e.name().toLowerCase(Locale.ROOT);
+      if (configName.equals(text)) {
+        return e;
+      }
+      names.add(configName);
+    }
+    problems.at(where(name), pathOf(name),
+        "must be one of " + String.join(", ", names) + ", got \"" + text + "\"");
+    return null;
+  }
+
+  /** A nested mapping, or null. */
+  Fields fields(String name) {
+    Node value = take(name);
+    return value == null ? null : new Fields(value, pathOf(name), problems);
+  }
+
+  /** A list of single values; a single value is read as a list of one. Null when absent. */
+  List<String> strings(String name) {
+    Node value = take(name);
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof ScalarNode) {
+      String one = scalar(value, pathOf(name));
+      return one == null ? Collections.<String>emptyList() : Collections.singletonList(one);
+    }
+    List<String> out = new ArrayList<>();
+    List<Node> items = items(value, pathOf(name));
+    for (int i = 0; i < items.size(); i++) {
+      String item = scalar(items.get(i), pathOf(name) + "[" + i + "]");
+      if (item != null) {
+        out.add(item);
+      }
+    }
+    return out;
+  }
+
+  /** The items of a sequence, or none after reporting anything else. */
+  List<Node> items(Node value, String at) {
+    if (value instanceof SequenceNode) {
+      return ((SequenceNode) value).getValue();
+    }
+    problems.at(value, at, "must be a list");
+    return Collections.emptyList();
+  }
+
+  private String scalar(Node value, String at) {
+    if (value instanceof ScalarNode) {
+      return ((ScalarNode) value).getValue();
+    }
+    problems.at(value, at, "must be a single value");
+    return null;
+  }
+
+  private Long positive(Node value, String at) {
+    String text = value instanceof ScalarNode ? ((ScalarNode) value).getValue() : null;
+    if (text != null && value.getTag().equals(Tag.INT) && text.matches("\\+?[0-9_]{1,13}")) {
+      long n = Long.parseLong(text.replace("_", "").replace("+", ""));
+      if (n > 0 && n <= ConfigParser.MAX_COUNT) {
+        return n;
+      }
+    }
+    problems.at(value, at, "must be a whole number from 1 to " + ConfigParser.MAX_COUNT
+        + (text == null ? "" : ", got \"" + text + "\""));
+    return null;
+  }
+}

@@ -1,0 +1,123 @@
+package dev.sluice.config;
+
+import dev.sluice.core.Limiter;
+import dev.sluice.store.Clock;
+import dev.sluice.store.Store;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A limiter that follows its ratelimit.yaml: a valid change is in force within about a second and
+ * keeps the counters of unchanged rules; an invalid change is logged with all its errors and the
+ * last good rules stay. No file at all means no limits (logged once) until one appears.
+ *
+ * <p>The store is chosen from the first valid file and kept for the life of the limiter: counts
+ * cannot move between stores, so a changed {@code store} section waits for a restart.
+ */
+public final class LiveLimiter implements Closeable {
+  private static final Logger LOG = Logger.getLogger("dev.sluice.config");
+  static final long POLL_MILLIS = 1_000;
+
+  private final ConfigSource source;
+  private final StoreSettings storeSettings;
+  private final Store store;
+  private final Limiter limiter;
+  private final ConfigWatcher watcher;
+  private byte[] applied;
+  private String lastProblem;
+
+  private LiveLimiter(ConfigSource source, Clock clock, boolean watch) {
+    this.source = source;
+    Config first = load();
+    this.storeSettings = first == null ? StoreSettings.DEFAULT : first.store();
+    this.store = storeSettings.open(clock);
+    this.limiter = new Limiter(store);
+    if (first != null) {
+      apply(first);
+    }
+    this.watcher = watch && source.file() != null
+        ? new ConfigWatcher(source.file(), this::reload, POLL_MILLIS) : null;
+  }
+
+  /** Loads {@code source} and follows its changes on a daemon thread. */
+  public static LiveLimiter start(ConfigSource source) {
+    return new LiveLimiter(source, Clock.SYSTEM, true);
+  }
+
+  /** Loads {@code source} once; {@link #reload()} follows changes when called. For tests. */
+  public static LiveLimiter manual(ConfigSource source, Clock clock) {
+    return new LiveLimiter(source, clock, false);
+  }
+
+  public Limiter limiter() {
+    return limiter;
+  }
+
+  /** Reads the source again and applies it if it changed and is valid; true if applied. */
+  public synchronized boolean reload() {
+    Config config = load();
+    if (config == null) {
+      return false;
+    }
+    if (!config.store().equals(storeSettings)) {
+      LOG.warning("Sluice: store settings in " + source + " changed to " + config.store()
+          + "; the " + storeSettings + " store stays until the application restarts.");
+    }
+    apply(config);
+    return true;
+  }
+
+  /** The new config if the content changed and is valid; null otherwise, after logging why. */
+  private Config load() {
+    byte[] content;
+    try {
+      content = source.read();
+    } catch (IOException e) {
+      report("Sluice cannot read " + source + " (" + e + "); the rules in force stay.");
+      return null;
+    }
+    if (content == null) {
+      report("Sluice found no config at " + source + (applied == null
+          ? "; nothing is limited until it appears." : "; the last rules read stay in force."));
+      return null;
+    }
+    if (Arrays.equals(content, applied)) {
+      return null;
+    }
+    try {
+      Config config = ConfigParser.parse(source.name(), new String(content, StandardCharsets.UTF_8));
+      applied = content;
+      lastProblem = null;
+      return config;
+    } catch (InvalidConfigException e) {
+      report("Sluice rejected " + source + (applied == null ? "; nothing is limited until it is "
+          + "fixed" : "; the last good rules stay in force") + ":\n" + e.getMessage());
+      return null;
+    }
+  }
+
+  private void apply(Config config) {
+    limiter.apply(config.rules());
+    LOG.info("Sluice: " + config.rules().rules().size() + " rules in force from " + source);
+  }
+
+  /** Logs a problem once, not once per poll. */
+  private void report(String problem) {
+    if (!problem.equals(lastProblem)) {
+      lastProblem = problem;
+      LOG.log(Level.WARNING, problem);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (watcher != null) {
+      watcher.close();
+    }
+    store.close();
+  }
+}

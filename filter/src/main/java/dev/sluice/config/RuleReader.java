@@ -1,0 +1,143 @@
+package dev.sluice.config;
+
+import dev.sluice.algo.Algorithm;
+import dev.sluice.algo.Quota;
+import dev.sluice.core.PathPattern;
+import dev.sluice.core.Rule;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.yaml.snakeyaml.nodes.Node;
+
+/** Reads the rules of one file: each rule's own fields over the defaults, checked together. */
+final class RuleReader {
+  private static final String[] FIELDS = {
+    "id", "match", "key", "limit", "window", "algorithm", "burst", "cost", "on_error", "shadow",
+    "tiers"
+  };
+
+  private final Problems problems;
+  private final RuleValues defaults;
+  private final Set<String> ids = new HashSet<>();
+
+  RuleReader(Problems problems, RuleValues defaults) {
+    this.problems = problems;
+    this.defaults = defaults;
+  }
+
+  /** Returns the rule, or null after reporting why it is not one. */
+  Rule read(Node node, String path) {
+    Fields f = new Fields(node, path, problems);
+    String id = id(f);
+    Fields match = f.fields("match");
+    List<PathPattern> paths = null;
+    Set<String> methods = new LinkedHashSet<>();
+    if (match == null) {
+      problems.at(f.node(), f.pathOf("match"), "missing: every rule needs match: { path: ... }");
+    } else {
+      paths = ConfigParser.patterns(match, "path", problems);
+      if (match.where("path") == match.node()) {
+        problems.at(match.node(), match.pathOf("path"), "missing: give a path pattern or a list");
+      }
+      List<String> given = match.strings("methods");
+      for (String method : given == null ? methods : given) {
+        if (!method.matches("[A-Za-z]+")) {
+          problems.at(match.where("methods"), match.pathOf("methods"),
+              "\"" + method + "\" is not an HTTP method");
+        }
+        methods.add(method.toUpperCase(Locale.ROOT));
+      }
+      match.finish("path", "methods");
+    }
+    RuleValues v = RuleValues.read(f, problems).over(defaults);
+    f.finish(FIELDS);
+    Quota quota = quota(v);
+    if (id == null || paths == null || quota == null || v.key == null) {
+      if (v.key == null) {
+        missing(v, "key");
+      }
+      return null;
+    }
+    Rule.Builder rule = new Rule.Builder(id, paths, v.key, quota).methods(methods);
+    rule.algorithm(algorithm(v)).cost(cost(v, quota));
+    if (v.onError != null) {
+      rule.onError(v.onError);
+    }
+    rule.shadow(Boolean.TRUE.equals(v.shadow));
+    if (v.tiers != null) {
+      for (Map.Entry<String, Long> tier : v.tiers.entrySet()) {
+        Quota tiered = quota(v, tier.getValue(), "tiers");
+        if (tiered != null && cost(v, tiered) > 0) {
+          rule.tier(tier.getKey(), tiered);
+        }
+      }
+    }
+    return problems.isEmpty() ? rule.build() : null;
+  }
+
+  private String id(Fields f) {
+    String id = f.string("id");
+    if (id == null) {
+      problems.at(f.node(), f.pathOf("id"), "missing: every rule needs an id");
+    } else if (!id.matches("[A-Za-z0-9_.-]{1,64}")) {
+      problems.at(f.where("id"), f.pathOf("id"),
+          "must be 1 to 64 of A-Z a-z 0-9 _ . -, got \"" + id + "\"");
+    } else if (!ids.add(id)) {
+      problems.at(f.where("id"), f.pathOf("id"), "\"" + id + "\" is the id of an earlier rule");
+    }
+    return id;
+  }
+
+  private static Algorithm algorithm(RuleValues v) {
+    return v.algorithm == null ? Algorithm.SLIDING_WINDOW : v.algorithm;
+  }
+
+  private Quota quota(RuleValues v) {
+    if (v.limit == null) {
+      missing(v, "limit");
+    }
+    if (v.windowMicros == null) {
+      missing(v, "window");
+    }
+    boolean bucket = algorithm(v) == Algorithm.TOKEN_BUCKET;
+    if (v.burst != null && !bucket && isOwn(v, "burst")) {
+      problems.at(v.where("burst"), v.pathOf("burst"), "applies to algorithm token_bucket only");
+    }
+    return v.limit == null || v.windowMicros == null ? null : quota(v, v.limit, "limit");
+  }
+
+  /** The quota of {@code limit} per window; burst is the explicit one, else the limit itself. */
+  private Quota quota(RuleValues v, long limit, String field) {
+    boolean bucket = algorithm(v) == Algorithm.TOKEN_BUCKET;
+    long burst = bucket && v.burst != null ? v.burst : limit;
+    try {
+      return Quota.of(limit, v.windowMicros, burst);
+    } catch (IllegalArgumentException e) {
+      problems.at(v.where(field), v.pathOf(field), e.getMessage());
+      return null;
+    }
+  }
+
+  /** The cost, after checking one request can ever fit in {@code quota}; 0 if it cannot. */
+  private long cost(RuleValues v, Quota quota) {
+    long cost = v.cost == null ? 1 : v.cost;
+    long room = algorithm(v) == Algorithm.TOKEN_BUCKET ? quota.burst() : quota.limit();
+    if (cost > room) {
+      problems.at(v.where("cost"), v.pathOf("cost"), "a request costing " + cost
+          + " could never pass a quota of " + room + "; lower the cost or raise the limit");
+      return 0;
+    }
+    return cost;
+  }
+
+  private boolean isOwn(RuleValues v, String field) {
+    return !v.pathOf(field).startsWith("defaults.");
+  }
+
+  private void missing(RuleValues v, String field) {
+    problems.at(v.where(field), v.pathOf(field), "missing: give it in the rule or in defaults");
+  }
+}

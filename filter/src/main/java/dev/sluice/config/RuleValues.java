@@ -1,0 +1,103 @@
+package dev.sluice.config;
+
+import dev.sluice.algo.Algorithm;
+import dev.sluice.core.Key;
+import dev.sluice.core.OnError;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.yaml.snakeyaml.nodes.Node;
+
+/**
+ * The fields a rule may also take from {@code defaults}, each null when not given, read from one
+ * mapping. {@link #over} layers a rule's own values over the defaults and remembers where each
+ * value came from, so a problem found after merging still points at the right line.
+ */
+final class RuleValues {
+  static final String[] FIELDS = {
+    "key", "limit", "window", "algorithm", "burst", "cost", "on_error", "shadow", "tiers"
+  };
+
+  Key key;
+  Long limit;
+  Long windowMicros;
+  Algorithm algorithm;
+  Long burst;
+  Long cost;
+  OnError onError;
+  Boolean shadow;
+  Map<String, Long> tiers;
+  private Fields source;
+  private RuleValues fallback;
+
+  static RuleValues read(Fields f, Problems problems) {
+    RuleValues v = new RuleValues();
+    v.source = f;
+    List<String> keyParts = f.strings("key");
+    if (keyParts != null) {
+      try {
+        v.key = Key.parse(keyParts);
+      } catch (IllegalArgumentException e) {
+        problems.at(f.where("key"), f.pathOf("key"), e.getMessage());
+      }
+    }
+    v.limit = f.positive("limit");
+    v.windowMicros = f.duration("window");
+    v.algorithm = f.choice("algorithm", Algorithm.class);
+    v.burst = f.positive("burst");
+    v.cost = f.positive("cost");
+    v.onError = f.choice("on_error", OnError.class);
+    v.shadow = f.bool("shadow");
+    Fields tierFields = f.fields("tiers");
+    if (tierFields != null) {
+      v.tiers = tierLimits(tierFields);
+    }
+    return v;
+  }
+
+  private static Map<String, Long> tierLimits(Fields f) {
+    Map<String, Long> limits = new LinkedHashMap<>();
+    for (String tier : f.names()) {
+      Long limit = f.positive(tier);
+      if (limit != null) {
+        limits.put(tier, limit);
+      }
+    }
+    return limits;
+  }
+
+  /** This mapping's values where given, else those of {@code defaults}. */
+  RuleValues over(RuleValues defaults) {
+    RuleValues v = new RuleValues();
+    v.source = source;
+    v.fallback = defaults;
+    v.key = key != null ? key : defaults.key;
+    v.limit = limit != null ? limit : defaults.limit;
+    v.windowMicros = windowMicros != null ? windowMicros : defaults.windowMicros;
+    v.algorithm = algorithm != null ? algorithm : defaults.algorithm;
+    v.burst = burst != null ? burst : defaults.burst;
+    v.cost = cost != null ? cost : defaults.cost;
+    v.onError = onError != null ? onError : defaults.onError;
+    v.shadow = shadow != null ? shadow : defaults.shadow;
+    v.tiers = tiers != null ? tiers : defaults.tiers;
+    return v;
+  }
+
+  /** Where a merged field was given: in the rule, else in the defaults, else the rule itself. */
+  Node where(String field) {
+    Node own = source.where(field);
+    if (own != source.node() || fallback == null || fallback.source == null) {
+      return own;
+    }
+    Node inherited = fallback.source.where(field);
+    return inherited != fallback.source.node() ? inherited : own;
+  }
+
+  /** The path of a merged field, as {@link #where} locates it. */
+  String pathOf(String field) {
+    boolean inherited = fallback != null && fallback.source != null
+        && source.where(field) == source.node()
+        && fallback.source.where(field) != fallback.source.node();
+    return inherited ? fallback.source.pathOf(field) : source.pathOf(field);
+  }
+}

@@ -1,0 +1,66 @@
+package dev.sluice.core;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+
+/**
+ * Writes identities into keys so that any client-chosen value is safe: it can never collide with
+ * another identity, and never carries a brace, colon, glob, space or newline that could move a
+ * Redis hash tag, split a key or break a script.
+ *
+ * <p>A value is escaped: characters {@code [A-Za-z0-9._~@-]} stay, other characters below 256
+ * become {@code %XX}, the rest {@code %uXXXX}. Escaping is injective ({@code %} itself is escaped,
+ * and {@code u} is no hex digit). An escaped value longer than {@value #MAX_ESCAPED} characters is
+ * replaced by {@code #} and the base64url SHA-256 of the escaped text; {@code #} never appears in an
+ * escaped value, so hashed and escaped identities cannot meet either.
+ */
+final class Identity {
+  static final int MAX_ESCAPED = 64;
+  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+  private static final ThreadLocal<MessageDigest> SHA256 =
+      new ThreadLocal<MessageDigest>() {
+        @Override
+        protected MessageDigest initialValue() {
+          try {
+            return MessageDigest.getInstance("SHA-256");
+          } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+          }
+        }
+      };
+
+  private Identity() {}
+
+  /** Appends {@code value}, escaped or hashed, to {@code key}. */
+  static void append(StringBuilder key, String value) {
+    int start = key.length();
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (isSafe(c)) {
+        key.append(c);
+      } else if (c < 256) {
+        key.append('%').append(HEX[c >> 4]).append(HEX[c & 15]);
+      } else {
+        key.append("%u").append(HEX[c >> 12]).append(HEX[c >> 8 & 15])
+            .append(HEX[c >> 4 & 15]).append(HEX[c & 15]);
+      }
+    }
+    if (key.length() - start > MAX_ESCAPED) {
+      String escaped = key.substring(start);
+      key.setLength(start);
+      key.append('#').append(hash(escaped));
+    }
+  }
+
+  static boolean isSafe(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+        || c == '.' || c == '_' || c == '~' || c == '@' || c == '-';
+  }
+
+  private static String hash(String value) {
+    byte[] digest = SHA256.get().digest(value.getBytes(StandardCharsets.US_ASCII));
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
+  }
+}

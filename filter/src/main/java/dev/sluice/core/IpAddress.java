@@ -1,0 +1,174 @@
+package dev.sluice.core;
+
+/**
+ * Parses IP address literals without ever asking DNS (so a hostile {@code X-Forwarded-For: evil.com}
+ * costs nothing) and prints them in one canonical form, so {@code ::1}, {@code 0:0:0:0:0:0:0:1} and
+ * {@code [::1]:8080} are one client. IPv4-mapped IPv6 addresses are read as IPv4.
+ */
+final class IpAddress {
+  private IpAddress() {}
+
+  /**
+   * Returns 4 or 16 bytes, or null if {@code text} is not an address literal. Accepts brackets,
+   * a trailing port ({@code 1.2.3.4:80}, {@code [::1]:80}) and an IPv6 zone ({@code fe80::1%eth0}).
+   */
+  static byte[] parse(String text) {
+    if (text == null) {
+      return null;
+    }
+    String s = text.trim();
+    if (s.startsWith("[")) {
+      int close = s.indexOf(']');
+      if (close < 0) {
+        return null;
+      }
+      s = s.substring(1, close);
+    } else if (s.indexOf(':') == s.lastIndexOf(':') && s.indexOf(':') > 0) {
+      s = s.substring(0, s.indexOf(':')); // IPv4 with a port
+    }
+    int zone = s.indexOf('%');
+    if (zone >= 0) {
+      s = s.substring(0, zone);
+    }
+    byte[] bytes = s.indexOf(':') >= 0 ? parseV6(s) : parseV4(s, 0, s.length());
+    return bytes != null && bytes.length == 16 && isV4Mapped(bytes) ? tail4(bytes) : bytes;
+  }
+
+  private static byte[] parseV4(String s, int from, int to) {
+    byte[] out = new byte[4];
+    int part = 0;
+    int value = -1;
+    for (int i = from; i <= to; i++) {
+      char c = i < to ? s.charAt(i) : '.';
+      if (c >= '0' && c <= '9') {
+        value = value < 0 ? c - '0' : value * 10 + (c - '0');
+        if (value > 255) {
+          return null;
+        }
+      } else if (c == '.' && value >= 0 && part < 4) {
+        out[part++] = (byte) value;
+        value = -1;
+      } else {
+        return null;
+      }
+    }
+    return part == 4 ? out : null;
+  }
+
+  private static byte[] parseV6(String s) {
+    byte[] out = new byte[16];
+    int gap = -1;
+    int pos = 0;
+    int i = 0;
+    int n = s.length();
+    if (s.startsWith("::")) {
+      gap = 0;
+      i = 2;
+    }
+    while (i < n) {
+      if (pos == 16) {
+        return null;
+      }
+      int end = i;
+      while (end < n && s.charAt(end) != ':') {
+        end++;
+      }
+      if (end == n && s.indexOf('.', i) >= 0) {
+        byte[] v4 = pos <= 12 ? parseV4(s, i, n) : null;
+        if (v4 == null) {
+          return null;
+        }
+        System.arraycopy(v4, 0, out, pos, 4);
+        pos += 4;
+        break;
+      }
+      if (end == i || end - i > 4) {
+        return null;
+      }
+      int group = 0;
+      for (int k = i; k < end; k++) {
+        int d = Character.digit(s.charAt(k), 16);
+        if (d < 0) {
+          return null;
+        }
+        group = group << 4 | d;
+      }
+      out[pos++] = (byte) (group >> 8);
+      out[pos++] = (byte) group;
+      if (end == n) {
+        break;
+      }
+      if (end + 1 < n && s.charAt(end + 1) == ':') {
+        if (gap >= 0) {
+          return null;
+        }
+        gap = pos;
+        i = end + 2;
+      } else if (end + 1 == n) {
+        return null; // trailing single colon
+      } else {
+        i = end + 1;
+      }
+    }
+    if (gap < 0) {
+      return pos == 16 ? out : null;
+    }
+    if (pos == 16) {
+      return null; // "::" must stand for at least one group
+    }
+    byte[] expanded = new byte[16];
+    System.arraycopy(out, 0, expanded, 0, gap);
+    System.arraycopy(out, gap, expanded, 16 - (pos - gap), pos - gap);
+    return expanded;
+  }
+
+  private static boolean isV4Mapped(byte[] b) {
+    for (int i = 0; i < 10; i++) {
+      if (b[i] != 0) {
+        return false;
+      }
+    }
+    return b[10] == (byte) 0xff && b[11] == (byte) 0xff;
+  }
+
+  private static byte[] tail4(byte[] b) {
+    return new byte[] {b[12], b[13], b[14], b[15]};
+  }
+
+  /** Dotted quad, or RFC 5952 IPv6 (lower case, longest zero run compressed). */
+  static String format(byte[] b) {
+    if (b.length == 4) {
+      return (b[0] & 255) + "." + (b[1] & 255) + "." + (b[2] & 255) + "." + (b[3] & 255);
+    }
+    int bestStart = -1;
+    int bestLength = 1;
+    for (int g = 0; g < 8; ) {
+      int run = 0;
+      while (g + run < 8 && group(b, g + run) == 0) {
+        run++;
+      }
+      if (run > bestLength) {
+        bestStart = g;
+        bestLength = run;
+      }
+      g += Math.max(run, 1);
+    }
+    StringBuilder sb = new StringBuilder(39);
+    for (int g = 0; g < 8; g++) {
+      if (g == bestStart) {
+        sb.append("::");
+        g += bestLength - 1;
+        continue;
+      }
+      if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
+        sb.append(':');
+      }
+      sb.append(Integer.toHexString(group(b, g)));
+    }
+    return sb.toString();
+  }
+
+  private static int group(byte[] b, int g) {
+    return (b[2 * g] & 255) << 8 | (b[2 * g + 1] & 255);
+  }
+}

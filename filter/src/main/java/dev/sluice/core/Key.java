@@ -1,0 +1,135 @@
+package dev.sluice.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What a rule counts by: {@code ip}, {@code user}, {@code api_key}, {@code header:NAME}, {@code
+ * global}, or a list of them for a composite key. Each part is written {@code kind=value} with the
+ * value escaped by {@link Identity}, parts joined by {@code &}; {@code =} and {@code &} never occur
+ * in an escaped value, so the composition stays unambiguous.
+ */
+public final class Key {
+  private enum Kind {
+    IP,
+    USER,
+    API_KEY,
+    HEADER,
+    GLOBAL
+  }
+
+  private final Kind[] kinds;
+  private final String[] headers;
+  private final String text;
+
+  private Key(Kind[] kinds, String[] headers, String text) {
+    this.kinds = kinds;
+    this.headers = headers;
+    this.text = text;
+  }
+
+  /**
+   * Parses the key parts of a rule.
+   *
+   * @throws IllegalArgumentException with a message fit for the user
+   */
+  public static Key parse(List<String> parts) {
+    if (parts.isEmpty()) {
+      throw new IllegalArgumentException("a key needs at least one part");
+    }
+    Kind[] kinds = new Kind[parts.size()];
+    String[] headers = new String[parts.size()];
+    List<String> seen = new ArrayList<>();
+    for (int i = 0; i < parts.size(); i++) {
+      String part = parts.get(i).trim();
+      if (part.regionMatches(true, 0, "header:", 0, 7)) {
+        String name = part.substring(7).trim();
+        if (!name.matches("[A-Za-z0-9!#$%&'*+.^_`|~-]+")) {
+          throw new IllegalArgumentException("'" + part + "': header:NAME needs a header name");
+        }
+        kinds[i] = Kind.HEADER;
+        headers[i] = name.toLowerCase(Locale.ROOT);
+      } else {
+        kinds[i] = kindOf(part);
+      }
+      String canonical = kinds[i] + (headers[i] == null ? "" : headers[i]);
+      if (seen.contains(canonical)) {
+        throw new IllegalArgumentException("'" + part + "' appears twice in the key");
+      }
+      seen.add(canonical);
+    }
+    if (kinds.length > 1 && seen.contains(Kind.GLOBAL.toString())) {
+      throw new IllegalArgumentException("'global' cannot be part of a composite key");
+    }
+    return new Key(kinds, headers, String.join(", ", parts));
+  }
+
+  private static Kind kindOf(String part) {
+    switch (part) {
+      case "ip":
+        return Kind.IP;
+      case "user":
+        return Kind.USER;
+      case "api_key":
+        return Kind.API_KEY;
+      case "global":
+        return Kind.GLOBAL;
+      default:
+        throw new IllegalArgumentException(
+            "'" + part + "' is not a key: use ip, user, api_key, header:NAME, global or a list");
+    }
+  }
+
+  /** The escaped identity of this request, or null if the request lacks a part of the key. */
+  String identityOf(Subject subject) {
+    StringBuilder sb = new StringBuilder(32);
+    for (int i = 0; i < kinds.length; i++) {
+      if (i > 0) {
+        sb.append('&');
+      }
+      if (kinds[i] == Kind.GLOBAL) {
+        sb.append("global");
+        continue;
+      }
+      String value = valueOf(i, subject);
+      if (value == null || value.isEmpty()) {
+        return null;
+      }
+      sb.append(prefixOf(i)).append('=');
+      Identity.append(sb, value);
+    }
+    return sb.toString();
+  }
+
+  private String valueOf(int i, Subject subject) {
+    switch (kinds[i]) {
+      case IP:
+        return subject.ip();
+      case USER:
+        return subject.request.remoteUser();
+      case API_KEY:
+        return subject.apiKey();
+      default:
+        return subject.request.header(headers[i]);
+    }
+  }
+
+  private String prefixOf(int i) {
+    switch (kinds[i]) {
+      case IP:
+        return "ip";
+      case USER:
+        return "user";
+      case API_KEY:
+        return "key";
+      default:
+        return "h." + headers[i];
+    }
+  }
+
+  @Override
+  public String toString() {
+    return text;
+  }
+}

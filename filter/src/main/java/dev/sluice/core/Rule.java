@@ -1,0 +1,153 @@
+package dev.sluice.core;
+
+import dev.sluice.algo.Algorithm;
+import dev.sluice.algo.Quota;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** One rule of ratelimit.yaml, validated and immutable. Built by {@code dev.sluice.config}. */
+public final class Rule {
+  private final String id;
+  private final List<PathPattern> paths;
+  private final Set<String> methods;
+  private final Key key;
+  private final Algorithm algorithm;
+  private final Quota quota;
+  private final Map<String, Quota> tierQuotas;
+  private final long cost;
+  private final boolean shadow;
+  private final OnError onError;
+
+  private Rule(Builder b) {
+    this.id = b.id;
+    this.paths = Collections.unmodifiableList(b.paths);
+    this.methods = b.methods.isEmpty() ? null : Collections.unmodifiableSet(b.methods);
+    this.key = b.key;
+    this.algorithm = b.algorithm;
+    this.quota = b.quota;
+    this.tierQuotas = Collections.unmodifiableMap(b.tierQuotas);
+    this.cost = b.cost;
+    this.shadow = b.shadow;
+    this.onError = b.onError;
+  }
+
+  boolean matches(String method, String[] segments) {
+    if (methods != null && !methods.contains(method)) {
+      return false;
+    }
+    for (PathPattern path : paths) {
+      if (path.matches(segments)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  Quota quotaFor(Subject subject) {
+    if (tierQuotas.isEmpty()) {
+      return quota;
+    }
+    String tier = subject.tier();
+    Quota tiered = tier == null ? null : tierQuotas.get(tier);
+    return tiered == null ? quota : tiered;
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public Key key() {
+    return key;
+  }
+
+  public Algorithm algorithm() {
+    return algorithm;
+  }
+
+  /** The quota of requests without a tier, or of a tier this rule does not name. */
+  public Quota quota() {
+    return quota;
+  }
+
+  public Map<String, Quota> tierQuotas() {
+    return tierQuotas;
+  }
+
+  public long cost() {
+    return cost;
+  }
+
+  public boolean shadow() {
+    return shadow;
+  }
+
+  public OnError onError() {
+    return onError;
+  }
+
+  @Override
+  public String toString() {
+    return id + " " + paths + (methods == null ? "" : " " + methods) + " by " + key + ": "
+        + algorithm + " " + quota + (shadow ? " (shadow)" : "");
+  }
+
+  /** Collects a rule's parts; {@link #build()} expects them already validated. */
+  public static final class Builder {
+    private final String id;
+    private final List<PathPattern> paths;
+    private final Set<String> methods = new LinkedHashSet<>();
+    private final Map<String, Quota> tierQuotas = new HashMap<>();
+    private Key key;
+    private Algorithm algorithm = Algorithm.SLIDING_WINDOW;
+    private Quota quota;
+    private long cost = 1;
+    private boolean shadow;
+    private OnError onError = OnError.FAIL_OPEN;
+
+    public Builder(String id, List<PathPattern> paths, Key key, Quota quota) {
+      this.id = id;
+      this.paths = paths;
+      this.key = key;
+      this.quota = quota;
+    }
+
+    /** Upper-case method names; none means every method. */
+    public Builder methods(Set<String> methods) {
+      this.methods.addAll(methods);
+      return this;
+    }
+
+    public Builder algorithm(Algorithm algorithm) {
+      this.algorithm = algorithm;
+      return this;
+    }
+
+    public Builder tier(String tier, Quota quota) {
+      tierQuotas.put(tier, quota);
+      return this;
+    }
+
+    public Builder cost(long cost) {
+      this.cost = cost;
+      return this;
+    }
+
+    public Builder shadow(boolean shadow) {
+      this.shadow = shadow;
+      return this;
+    }
+
+    public Builder onError(OnError onError) {
+      this.onError = onError;
+      return this;
+    }
+
+    public Rule build() {
+      return new Rule(this);
+    }
+  }
+}

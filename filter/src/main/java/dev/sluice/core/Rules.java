@@ -1,0 +1,64 @@
+package dev.sluice.core;
+
+import java.util.Collections;
+import java.util.List;
+
+/** Everything the limiter applies at one time: the rules and what they share. Immutable. */
+public final class Rules {
+  public static final String DEFAULT_API_KEY_HEADER = "X-API-Key";
+  public static final Rules NONE =
+      new Rules(
+          Collections.<Rule>emptyList(),
+          Collections.<PathPattern>emptyList(),
+          new ClientIp(Collections.<Cidr>emptyList()),
+          Tiers.NONE,
+          DEFAULT_API_KEY_HEADER);
+
+  private final List<Rule> rules;
+  private final List<PathPattern> excludes;
+  private final ClientIp clientIp;
+  private final Tiers tiers;
+  private final String apiKeyHeader;
+
+  public Rules(
+      List<Rule> rules,
+      List<PathPattern> excludes,
+      ClientIp clientIp,
+      Tiers tiers,
+      String apiKeyHeader) {
+    this.rules = Collections.unmodifiableList(rules);
+    this.excludes = Collections.unmodifiableList(excludes);
+    this.clientIp = clientIp;
+    this.tiers = tiers;
+    this.apiKeyHeader = apiKeyHeader;
+  }
+
+  public List<Rule> rules() {
+    return rules;
+  }
+
+  public List<PathPattern> excludes() {
+    return excludes;
+  }
+
+  public ClientIp clientIp() {
+    return clientIp;
+  }
+
+  public Tiers tiers() {
+    return tiers;
+  }
+
+  public String apiKeyHeader() {
+    return apiKeyHeader;
+  }
+
+  boolean isExcluded(String[] segments) {
+    for (PathPattern exclude : excludes) {
+      if (exclude.matches(segments)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,53 @@
+package dev.sluice.http;
+
+import dev.sluice.core.Decision;
+import dev.sluice.core.Limiter;
+import java.io.IOException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Applies the limiter to one exchange: counts a request once however often it is dispatched, adds
+ * the rate-limit headers, and writes the 429 when denied. A failure inside Sluice lets the request
+ * through: a rate limiter must never be the reason an application breaks.
+ */
+public final class Enforcer {
+  private static final Logger LOG = Logger.getLogger("dev.sluice.http");
+
+  private final Limiter limiter;
+
+  public Enforcer(Limiter limiter) {
+    this.limiter = limiter;
+  }
+
+  /** Returns true when the application should serve the request. */
+  public boolean admit(Exchange exchange) throws IOException {
+    if (!exchange.markDecided()) {
+      return true;
+    }
+    Decision decision;
+    try {
+      decision = limiter.decide(exchange);
+    } catch (RuntimeException e) {
+      LOG.log(Level.SEVERE, "Sluice could not decide " + exchange.method() + " "
+          + exchange.path() + "; letting it through", e);
+      return true;
+    }
+    if (decision.ruleId() == null) {
+      return true;
+    }
+    RateLimitHeaders.write(decision, exchange);
+    if (decision.allowed()) {
+      return true;
+    }
+    exchange.reject(RateLimitHeaders.TOO_MANY_REQUESTS, "application/json", rejectionBody(decision));
+    return false;
+  }
+
+  /** {@code {"error":"rate_limited","rule":"login","retryAfterSeconds":12}}. */
+  static String rejectionBody(Decision decision) {
+    // Rule ids are restricted to [A-Za-z0-9_.-], so they need no JSON escaping.
+    return "{\"error\":\"rate_limited\",\"rule\":\"" + decision.ruleId()
+        + "\",\"retryAfterSeconds\":" + decision.retryAfterSeconds() + "}";
+  }
+}

@@ -1,0 +1,79 @@
+package dev.sluice.servlet;
+
+import dev.sluice.http.Exchange;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.List;
+
+/** An {@link Exchange} over the servlet API; the javax artifact is this class relocated. */
+final class ServletExchange implements Exchange {
+  /** Set on a request once counted, so no later dispatch of it counts again. */
+  static final String DECIDED = "dev.sluice.decided";
+
+  private final HttpServletRequest request;
+  private final HttpServletResponse response;
+
+  ServletExchange(HttpServletRequest request, HttpServletResponse response) {
+    this.request = request;
+    this.response = response;
+  }
+
+  @Override
+  public String method() {
+    return request.getMethod();
+  }
+
+  @Override
+  public String path() {
+    return request.getRequestURI();
+  }
+
+  @Override
+  public String remoteAddress() {
+    return request.getRemoteAddr();
+  }
+
+  @Override
+  public String header(String name) {
+    return request.getHeader(name);
+  }
+
+  @Override
+  public List<String> headers(String name) {
+    Enumeration<String> values = request.getHeaders(name);
+    return values == null ? Collections.<String>emptyList() : Collections.list(values);
+  }
+
+  @Override
+  public String remoteUser() {
+    return request.getRemoteUser();
+  }
+
+  @Override
+  public boolean markDecided() {
+    if (request.getAttribute(DECIDED) != null) {
+      return false;
+    }
+    request.setAttribute(DECIDED, Boolean.TRUE);
+    return true;
+  }
+
+  @Override
+  public void setHeader(String name, String value) {
+    response.setHeader(name, value);
+  }
+
+  @Override
+  public void reject(int status, String contentType, String body) throws IOException {
+    response.setStatus(status);
+    response.setContentType(contentType);
+    response.setCharacterEncoding("UTF-8");
+    PrintWriter writer = response.getWriter();
+    writer.write(body);
+    writer.flush();
+  }
+}
