@@ -1,0 +1,99 @@
+package dev.sluice.config;
+
+import static dev.sluice.store.ManualClock.SECOND;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.core.RequestView;
+import dev.sluice.core.TestRequest;
+import dev.sluice.store.ManualClock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LiveLimiterTest {
+  private static final RequestView HELLO = TestRequest.get("/hello");
+
+  @TempDir Path dir;
+  private final ManualClock clock = new ManualClock(1_800_000_000L * SECOND);
+
+  private Path write(String limit) throws Exception {
+    Path file = dir.resolve("ratelimit.yaml");
+    Path next = dir.resolve("next.yaml");
+    Files.write(next, ("rules:\n  - { id: hello, match: { path: /hello }, key: ip, limit: " + limit
+        + ", window: 1m, algorithm: fixed_window }\n").getBytes(StandardCharsets.UTF_8));
+    return Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  private static int admitted(LiveLimiter live, int attempts) {
+    int allowed = 0;
+    for (int i = 0; i < attempts; i++) {
+      allowed += live.limiter().decide(HELLO).allowed() ? 1 : 0;
+    }
+    return allowed;
+  }
+
+  private LiveLimiter manual(Path file) {
+    return LiveLimiter.manual(ConfigSource.of(file.toString(), null), clock);
+  }
+
+  @Test
+  void aValidChangeAppliesAndKeepsTheCounts() throws Exception {
+    try (LiveLimiter live = manual(write("2"))) {
+      assertThat(admitted(live, 1)).isEqualTo(1);
+      write("4");
+      assertThat(live.reload()).isTrue();
+      assertThat(admitted(live, 5)).as("1 of 4 already taken").isEqualTo(3);
+      assertThat(live.reload()).as("nothing changed").isFalse();
+    }
+  }
+
+  @Test
+  void anInvalidChangeKeepsTheLastGoodRules() throws Exception {
+    try (LiveLimiter live = manual(write("2"))) {
+      write("0");
+      assertThat(live.reload()).isFalse();
+      assertThat(admitted(live, 5)).isEqualTo(2);
+      write("3");
+      assertThat(live.reload()).as("a fix is picked up").isTrue();
+    }
+  }
+
+  @Test
+  void withoutAFileNothingIsLimitedUntilOneAppears() throws Exception {
+    try (LiveLimiter live = manual(dir.resolve("ratelimit.yaml"))) {
+      assertThat(admitted(live, 5)).isEqualTo(5);
+      write("1");
+      assertThat(live.reload()).isTrue();
+      assertThat(admitted(live, 5)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aDeletedFileKeepsTheRulesInForce() throws Exception {
+    Path file = write("1");
+    try (LiveLimiter live = manual(file)) {
+      Files.delete(file);
+      assertThat(live.reload()).isFalse();
+      assertThat(admitted(live, 5)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void theWatcherAppliesAChangeWithinTwoSeconds() throws Exception {
+    Path file = write("1");
+    try (LiveLimiter live = LiveLimiter.start(ConfigSource.of(file.toString(), null))) {
+      assertThat(admitted(live, 3)).isEqualTo(1);
+      long start = System.nanoTime();
+      write("100");
+      while (live.limiter().rules().rules().get(0).quota().limit() != 100
+          && System.nanoTime() - start < 5_000_000_000L) {
+        Thread.sleep(10);
+      }
+      assertThat(live.limiter().rules().rules().get(0).quota().limit()).isEqualTo(100);
+      assertThat(System.nanoTime() - start).isLessThan(2_000_000_000L);
+    }
+  }
+}

@@ -1,0 +1,165 @@
+package dev.sluice.http;
+
+import static dev.sluice.store.ManualClock.SECOND;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.algo.Algorithm;
+import dev.sluice.config.ConfigParser;
+import dev.sluice.core.Limiter;
+import dev.sluice.core.TestRequest;
+import dev.sluice.store.Counters;
+import dev.sluice.store.ManualClock;
+import dev.sluice.store.MemoryStore;
+import dev.sluice.store.Permit;
+import dev.sluice.store.Store;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EnforcerTest {
+  private static final String RULES =
+      "rules:\n  - { id: hello, match: { path: /hello }, key: ip, limit: 1, window: 10s, "
+          + "algorithm: fixed_window }\n";
+
+  private final ManualClock clock = new ManualClock(1_800_000_000L * SECOND);
+
+  private Enforcer enforcer(Store store) throws Exception {
+    Limiter limiter = new Limiter(store);
+    limiter.apply(ConfigParser.parse("test.yaml", RULES).rules());
+    return new Enforcer(limiter);
+  }
+
+  @Test
+  void allowedRequestsCarryTheRateLimitHeaders() throws Exception {
+    FakeExchange exchange = new FakeExchange(TestRequest.get("/hello"));
+    assertThat(enforcer(new MemoryStore(clock, 10, 0)).admit(exchange)).isTrue();
+    assertThat(exchange.headers).containsExactly(
+        Map.entry("X-RateLimit-Limit", "1"),
+        Map.entry("X-RateLimit-Remaining", "0"),
+        Map.entry("X-RateLimit-Reset", "10"));
+    assertThat(exchange.status).isZero();
+  }
+
+  @Test
+  void deniedRequestsGet429WithRetryAfterAndAJsonBody() throws Exception {
+    Enforcer enforcer = enforcer(new MemoryStore(clock, 10, 0));
+    enforcer.admit(new FakeExchange(TestRequest.get("/hello")));
+    clock.advance(2_500_000);
+    FakeExchange exchange = new FakeExchange(TestRequest.get("/hello"));
+    assertThat(enforcer.admit(exchange)).isFalse();
+    assertThat(exchange.status).isEqualTo(429);
+    assertThat(exchange.contentType).isEqualTo("application/json");
+    assertThat(exchange.body)
+        .isEqualTo("{\"error\":\"rate_limited\",\"rule\":\"hello\",\"retryAfterSeconds\":8}");
+    assertThat(exchange.headers).containsEntry("Retry-After", "8")
+        .containsEntry("X-RateLimit-Remaining", "0").containsEntry("X-RateLimit-Reset", "8");
+  }
+
+  @Test
+  void aRequestIsCountedOnceHoweverOftenItIsDispatched() throws Exception {
+    Enforcer enforcer = enforcer(new MemoryStore(clock, 10, 0));
+    FakeExchange exchange = new FakeExchange(TestRequest.get("/hello"));
+    for (int dispatch = 0; dispatch < 4; dispatch++) {
+      assertThat(enforcer.admit(exchange)).isTrue();
+    }
+    assertThat(enforcer.admit(new FakeExchange(TestRequest.get("/hello")))).isFalse();
+  }
+
+  @Test
+  void unlimitedRequestsGetNoHeaders() throws Exception {
+    FakeExchange exchange = new FakeExchange(TestRequest.get("/other"));
+    assertThat(enforcer(new MemoryStore(clock, 10, 0)).admit(exchange)).isTrue();
+    assertThat(exchange.headers).isEmpty();
+  }
+
+  @Test
+  void aFailureInsideSluiceLetsTheRequestThrough() throws Exception {
+    FakeExchange exchange = new FakeExchange(TestRequest.get("/hello"));
+    assertThat(enforcer(new BrokenStore()).admit(exchange)).isTrue();
+    assertThat(exchange.status).isZero();
+  }
+
+  /** Records what the enforcer writes. */
+  private static final class FakeExchange implements Exchange {
+    private final TestRequest request;
+    private boolean decided;
+    final Map<String, String> headers = new LinkedHashMap<>();
+    int status;
+    String contentType;
+    String body;
+
+    FakeExchange(TestRequest request) {
+      this.request = request;
+    }
+
+    @Override
+    public boolean markDecided() {
+      boolean first = !decided;
+      decided = true;
+      return first;
+    }
+
+    @Override
+    public void setHeader(String name, String value) {
+      headers.put(name, value);
+    }
+
+    @Override
+    public void reject(int status, String contentType, String body) {
+      this.status = status;
+      this.contentType = contentType;
+      this.body = body;
+    }
+
+    @Override
+    public String method() {
+      return request.method();
+    }
+
+    @Override
+    public String path() {
+      return request.path();
+    }
+
+    @Override
+    public String remoteAddress() {
+      return request.remoteAddress();
+    }
+
+    @Override
+    public String header(String name) {
+      return request.header(name);
+    }
+
+    @Override
+    public List<String> headers(String name) {
+      return request.headers(name);
+    }
+
+    @Override
+    public String remoteUser() {
+      return request.remoteUser();
+    }
+  }
+
+  /** A store whose every decision fails, as a bug or an outage would make it. */
+  private static final class BrokenStore implements Store {
+    @Override
+    public Counters counters(String ruleId, Algorithm algorithm, long windowMicros) {
+      return new MemoryStore(new ManualClock(0), 1, 0).counters(ruleId, algorithm, windowMicros);
+    }
+
+    @Override
+    public void acquire(List<Permit> permits) {
+      throw new IllegalStateException("broken on purpose");
+    }
+
+    @Override
+    public void retainOnly(Collection<? extends Counters> live) {}
+
+    @Override
+    public void close() {}
+  }
+}

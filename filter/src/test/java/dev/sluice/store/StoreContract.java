@@ -1,0 +1,144 @@
+package dev.sluice.store;
+
+import static dev.sluice.store.ManualClock.SECOND;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.algo.Algorithm;
+import dev.sluice.algo.Quota;
+import dev.sluice.algo.Verdict;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every {@link Store} must do, whatever keeps the counts. Each implementation runs these
+ * scenarios through a subclass that says how to open it on a hand-driven clock.
+ */
+public abstract class StoreContract {
+  protected static final long MINUTE = 60 * SECOND;
+
+  protected final ManualClock clock = new ManualClock(1_800_000_000L * SECOND);
+  protected Store store;
+
+  protected abstract Store open(Clock clock);
+
+  @BeforeEach
+  void openStore() {
+    store = open(clock);
+  }
+
+  @AfterEach
+  void closeStore() {
+    store.close();
+  }
+
+  protected Verdict take(Counters counters, String identity, long limit, long cost) {
+    return takeAll(permit(counters, identity, limit, cost)).get(0).verdict();
+  }
+
+  protected List<Permit> takeAll(Permit... permits) {
+    List<Permit> list = Arrays.asList(permits);
+    store.acquire(list);
+    return list;
+  }
+
+  protected static Permit permit(Counters counters, String identity, long limit, long cost) {
+    return new Permit(counters, identity, Quota.of(limit, counters.windowMicros(), limit), cost);
+  }
+
+  protected int drain(Counters counters, String identity, long limit) {
+    int allowed = 0;
+    while (allowed <= limit && take(counters, identity, limit, 1).allowed()) {
+      allowed++;
+    }
+    return allowed;
+  }
+
+  @Test
+  void everyAlgorithmAllowsItsLimitThenDenies() {
+    for (Algorithm algorithm : Algorithm.values()) {
+      Counters counters = store.counters("r-" + algorithm, algorithm, MINUTE);
+      assertThat(drain(counters, "ip=10.0.0.1", 5)).as(algorithm.toString()).isEqualTo(5);
+      Verdict denied = take(counters, "ip=10.0.0.1", 5, 1);
+      assertThat(denied.allowed()).isFalse();
+      assertThat(denied.retryAfterMicros()).isPositive();
+    }
+  }
+
+  @Test
+  void identitiesAndRulesCountApart() {
+    Counters a = store.counters("a", Algorithm.FIXED_WINDOW, MINUTE);
+    Counters b = store.counters("b", Algorithm.FIXED_WINDOW, MINUTE);
+    drain(a, "ip=10.0.0.1", 2);
+    assertThat(take(a, "ip=10.0.0.2", 2, 1).allowed()).isTrue();
+    assertThat(take(b, "ip=10.0.0.1", 2, 1).allowed()).isTrue();
+  }
+
+  @Test
+  void windowsRollOverAndIdleGapsForget() {
+    Counters sliding = store.counters("s", Algorithm.SLIDING_WINDOW, MINUTE);
+    drain(sliding, "k", 10);
+    clock.advance(2 * MINUTE + 1);
+    assertThat(drain(sliding, "k", 10)).isEqualTo(10);
+    clock.advance(MINUTE);
+    assertThat(drain(sliding, "k", 10)).as("half of the last window still weighs").isLessThan(10);
+  }
+
+  @Test
+  void tokenBucketsRefill() {
+    Counters bucket = store.counters("t", Algorithm.TOKEN_BUCKET, MINUTE);
+    drain(bucket, "k", 6);
+    clock.advance(20 * SECOND);
+    assertThat(drain(bucket, "k", 6)).isEqualTo(2);
+  }
+
+  @Test
+  void costTakesSeveralPermits() {
+    Counters counters = store.counters("c", Algorithm.FIXED_WINDOW, MINUTE);
+    assertThat(take(counters, "k", 10, 4).remaining()).isEqualTo(6);
+    assertThat(take(counters, "k", 10, 7).allowed()).isFalse();
+    assertThat(take(counters, "k", 10, 6).remaining()).isZero();
+  }
+
+  @Test
+  void aDeniedRequestTakesNothingFromItsOtherRules() {
+    Counters perIp = store.counters("ip", Algorithm.SLIDING_WINDOW, MINUTE);
+    Counters global = store.counters("global", Algorithm.TOKEN_BUCKET, MINUTE);
+    drain(global, "global", 3);
+    List<Permit> both = takeAll(permit(perIp, "ip=1", 10, 1), permit(global, "global", 3, 1));
+    assertThat(both.get(1).verdict().allowed()).isFalse();
+    assertThat(drain(perIp, "ip=1", 10)).as("per-IP quota untouched").isEqualTo(10);
+  }
+
+  @Test
+  void allowedRequestsTakeFromEveryRule() {
+    Counters perIp = store.counters("ip", Algorithm.FIXED_WINDOW, MINUTE);
+    Counters global = store.counters("global", Algorithm.FIXED_WINDOW, MINUTE);
+    List<Permit> both = takeAll(permit(global, "global", 5, 1), permit(perIp, "ip=1", 5, 1));
+    assertThat(both).allMatch(p -> p.verdict().allowed() && p.verdict().remaining() == 4);
+  }
+
+  @Test
+  void askingAgainForTheSameRuleKeepsItsCounts() {
+    drain(store.counters("login", Algorithm.TOKEN_BUCKET, MINUTE), "ip=1", 3);
+    Counters again = store.counters("login", Algorithm.TOKEN_BUCKET, MINUTE);
+    assertThat(take(again, "ip=1", 3, 1).allowed()).isFalse();
+    Counters otherWindow = store.counters("login", Algorithm.TOKEN_BUCKET, 2 * MINUTE);
+    assertThat(take(otherWindow, "ip=1", 3, 1).allowed()).as("a new window starts anew").isTrue();
+  }
+
+  @Test
+  void retainOnlyForgetsRemovedRules() {
+    Counters kept = store.counters("kept", Algorithm.FIXED_WINDOW, MINUTE);
+    Counters dropped = store.counters("dropped", Algorithm.FIXED_WINDOW, MINUTE);
+    drain(kept, "k", 2);
+    drain(dropped, "k", 2);
+    store.retainOnly(Collections.singletonList(kept));
+    assertThat(take(kept, "k", 2, 1).allowed()).isFalse();
+    Counters back = store.counters("dropped", Algorithm.FIXED_WINDOW, MINUTE);
+    assertThat(take(back, "k", 2, 1).allowed()).isTrue();
+  }
+}
