@@ -1,0 +1,35 @@
+package dev.sluice.example;
+
+import java.io.File;
+import java.nio.file.Files;
+import org.apache.catalina.Context;
+import org.apache.catalina.startup.Tomcat;
+import org.apache.tomcat.util.scan.StandardJarScanner;
+
+/**
+ * Runs the WAR's web app on embedded Tomcat, reading its real web.xml: {@code -Dport=8080} (the
+ * default), {@code -Dsluice.example.webapp=<dir>} for the web app directory.
+ */
+public final class Standalone {
+  private Standalone() {}
+
+  public static void main(String[] args) throws Exception {
+    int port = Integer.parseInt(System.getProperty("port", "8080"));
+    String webapp = System.getProperty("sluice.example.webapp", "src/main/webapp");
+    Tomcat tomcat = new Tomcat();
+    tomcat.setBaseDir(Files.createTempDirectory("sluice-example").toString());
+    tomcat.setPort(port);
+    tomcat.getConnector();
+    // Plain servlets only: no JSP engine, so skip Tomcat's default web.xml that declares one.
+    tomcat.setAddDefaultWebXmlToWebapp(false);
+    Context context = tomcat.addWebapp("", new File(webapp).getAbsolutePath());
+    // Under `mvn exec:java` the system class loader is Maven's own; Tomcat must sit above the app.
+    context.setParentClassLoader(Standalone.class.getClassLoader());
+    // The classes are on the class path already; scanning every jar for annotations is slow.
+    ((StandardJarScanner) context.getJarScanner()).setScanClassPath(false);
+    tomcat.start();
+    System.out.println("Sluice example on http://localhost:" + port
+        + "/  (try GET /api/hello, POST /login, GET /health); Ctrl-C to stop");
+    tomcat.getServer().await();
+  }
+}
