@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Paths;
 
 /**
@@ -27,7 +28,7 @@ public final class Check {
     String content;
     try {
       content = new String(Files.readAllBytes(Paths.get(args[0])), StandardCharsets.UTF_8);
-    } catch (IOException e) {
+    } catch (IOException | InvalidPathException e) {
       err.println(args[0] + ": cannot read: " + e);
       return 2;
     }

@@ -38,7 +38,11 @@ public final class ConfigError {
     return message;
   }
 
-  /** {@code ratelimit.yaml:12:5: rules[1].limit: must be a positive whole number, got "0"}. */
+  /**
+   * {@code file:line:column: field: message}, as in {@code ratelimit.yaml:12:12: rules[1].limit:
+   * must be a whole number from 1 to 1000000000, got "0"}; without the place when the line is not
+   * known, and without the field when the problem concerns the whole file.
+   */
   @Override
   public String toString() {
     String place = line > 0 ? file + ":" + line + ":" + column : file;

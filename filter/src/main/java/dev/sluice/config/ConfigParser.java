@@ -20,6 +20,7 @@ import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.Tag;
 
 /**
  * Reads ratelimit.yaml into a {@link Config}, or fails with every problem found, each naming the
@@ -28,6 +29,7 @@ import org.yaml.snakeyaml.nodes.Node;
  */
 public final class ConfigParser {
   static final long MAX_COUNT = 1_000_000_000L;
+  static final int MAX_CHARS = 1 << 20;
   private static final String HEADER_NAME = "[A-Za-z0-9!#$%&'*+.^_`|~-]+";
 
   private final Problems problems;
@@ -45,22 +47,48 @@ public final class ConfigParser {
   }
 
   private static Node compose(String content, Problems problems) {
+    if (content.length() > MAX_CHARS) {
+      // SnakeYAML's own limit misses a long comment at the end; this one misses nothing.
+      problems.at((Mark) null, "", "the file has " + content.length() + " characters; the most "
+          + "Sluice reads is " + MAX_CHARS);
+      return null;
+    }
     LoaderOptions options = new LoaderOptions();
     options.setMaxAliasesForCollections(20);
     options.setNestingDepthLimit(32);
-    options.setCodePointLimit(1 << 20);
+    options.setCodePointLimit(MAX_CHARS);
     try {
       Node root = new Yaml(new SafeConstructor(options)).compose(new StringReader(content));
+      if (root != null && root.getTag().equals(Tag.NULL)) {
+        root = null; // "---" or "~" alone: as empty as no text at all
+      }
       if (root == null) {
         problems.at((Mark) null, "", "the file is empty; write `rules: []` to limit nothing");
       }
       return root;
     } catch (MarkedYAMLException e) {
-      problems.at(e.getProblemMark(), "", "not valid YAML: " + e.getProblem());
+      problems.at(e.getProblemMark(), "", "not valid YAML: " + describe(e));
     } catch (YAMLException e) {
       problems.at((Mark) null, "", "not valid YAML: " + e.getMessage());
     }
     return null;
+  }
+
+  /** SnakeYAML's problem, after its context ("while parsing a flow sequence") when it has one. */
+  private static String describe(MarkedYAMLException e) {
+    String problem = e.getProblem();
+    if (problem != null && problem.endsWith("found ':'")) {
+      // The usual cause: an IPv6 address such as ::1/128 unquoted inside [ ].
+      problem += " (quote values that start with ':', e.g. \"::1/128\")";
+    }
+    if (e.getContext() == null) {
+      return problem;
+    }
+    Mark context = e.getContextMark();
+    Mark at = e.getProblemMark();
+    boolean elsewhere = context != null && (at == null || context.getLine() != at.getLine());
+    return e.getContext() + (elsewhere ? " at line " + (context.getLine() + 1) : "") + ", "
+        + problem;
   }
 
   private Config document(Node root) {
@@ -113,12 +141,12 @@ public final class ConfigParser {
   private ClientIp clientIp(Fields f) {
     List<Cidr> trusted = new ArrayList<>();
     if (f != null) {
-      List<String> cidrs = f.strings("trusted_proxies");
-      for (String text : cidrs == null ? Collections.<String>emptyList() : cidrs) {
+      List<Fields.Value> cidrs = f.values("trusted_proxies");
+      for (Fields.Value cidr : cidrs == null ? Collections.<Fields.Value>emptyList() : cidrs) {
         try {
-          trusted.add(Cidr.parse(text));
+          trusted.add(Cidr.parse(cidr.text));
         } catch (IllegalArgumentException e) {
-          problems.at(f.where("trusted_proxies"), f.pathOf("trusted_proxies"), e.getMessage());
+          problems.at(cidr.node, cidr.path, e.getMessage());
         }
       }
       f.finish("trusted_proxies");
@@ -135,12 +163,18 @@ public final class ConfigParser {
     Fields apiKeys = f.fields("api_keys");
     if (apiKeys != null) {
       for (String tier : apiKeys.names()) {
-        List<String> keys = apiKeys.strings(tier);
-        for (String key : keys == null ? Collections.<String>emptyList() : keys) {
-          String other = byKey.put(key, tier);
+        List<Fields.Value> keys = apiKeys.values(tier);
+        for (Fields.Value key : keys == null ? Collections.<Fields.Value>emptyList() : keys) {
+          if (key.text.trim().isEmpty()) {
+            problems.at(key.node, key.path, "an API key cannot be empty");
+            continue;
+          }
+          // The messages never repeat the key: it is a secret, and they end up in logs.
+          String other = byKey.put(key.text, tier);
           if (other != null) {
-            problems.at(apiKeys.where(tier), apiKeys.pathOf(tier),
-                "API key \"" + key + "\" is also in tier " + other);
+            problems.at(key.node, key.path, other.equals(tier)
+                ? "this API key appears twice in the tier"
+                : "this API key is also in tier " + other + "; a key has one tier");
           }
         }
       }
@@ -157,21 +191,25 @@ public final class ConfigParser {
     return value == null ? fallback : value;
   }
 
-  /** Path patterns given as one value or a list. */
+  /** Path patterns given as one value or a list; null when absent. */
   static List<PathPattern> patterns(Fields f, String name, Problems problems) {
+    List<Fields.Value> texts = f.values(name);
+    if (texts == null) {
+      return null;
+    }
     List<PathPattern> patterns = new ArrayList<>();
-    List<String> texts = f.strings(name);
-    for (String text : texts == null ? Collections.<String>emptyList() : texts) {
+    for (Fields.Value text : texts) {
       try {
-        patterns.add(PathPattern.compile(text));
+        patterns.add(PathPattern.compile(text.text));
       } catch (IllegalArgumentException e) {
-        problems.at(f.where(name), f.pathOf(name), "\"" + text + "\": " + e.getMessage());
+        problems.at(text.node, text.path, "\"" + text.text + "\": " + e.getMessage());
       }
     }
     return patterns;
   }
 
   private List<PathPattern> patterns(Fields f, String name) {
-    return patterns(f, name, problems);
+    List<PathPattern> patterns = patterns(f, name, problems);
+    return patterns == null ? Collections.<PathPattern>emptyList() : patterns;
   }
 }

@@ -16,8 +16,13 @@ final class Durations {
     if (!m.matches()) {
       return -1;
     }
-    long micros = Long.parseLong(m.group(1)) * unitMicros(m.group(2));
-    return micros >= 1000 && micros <= MAX_MICROS ? micros : -1;
+    long count = Long.parseLong(m.group(1));
+    long unit = unitMicros(m.group(2));
+    if (count > MAX_MICROS / unit) {
+      return -1; // also keeps count × unit from overflowing into a plausible value
+    }
+    long micros = count * unit;
+    return micros >= 1000 ? micros : -1;
   }
 
   private static long unitMicros(String unit) {

@@ -24,7 +24,8 @@ final class Fields {
   private final String path;
   private final Node node;
   private final Problems problems;
-  private final Map<String, Node> unread = new LinkedHashMap<>();
+  /** Fields not taken yet, by name: the key (where an unknown one is reported) and the value. */
+  private final Map<String, NodeTuple> unread = new LinkedHashMap<>();
   private final Map<String, Node> read = new HashMap<>();
 
   Fields(Node node, String path, Problems problems) {
@@ -43,9 +44,14 @@ final class Fields {
       } else if (unread.containsKey(name)) {
         problems.at(key, pathOf(name), "appears twice");
       } else {
-        unread.put(name, tuple.getValueNode());
+        unread.put(name, tuple);
       }
     }
+  }
+
+  /** False when the value is not a mapping (already reported); it then has no fields. */
+  boolean isMapping() {
+    return node instanceof MappingNode;
   }
 
   /** The mapping itself, for problems that concern it as a whole. */
@@ -65,7 +71,8 @@ final class Fields {
 
   /** The raw value of {@code name}, or null when absent; takes it off the list of unknowns. */
   Node take(String name) {
-    Node value = unread.remove(name);
+    NodeTuple field = unread.remove(name);
+    Node value = field == null ? null : field.getValueNode();
     if (value == null || value.getTag().equals(Tag.NULL)) {
       return null;
     }
@@ -80,8 +87,8 @@ final class Fields {
 
   /** Reports every field not taken. */
   void finish(String... known) {
-    for (Map.Entry<String, Node> unknown : unread.entrySet()) {
-      problems.at(unknown.getValue(), pathOf(unknown.getKey()),
+    for (Map.Entry<String, NodeTuple> unknown : unread.entrySet()) {
+      problems.at(unknown.getValue().getKeyNode(), pathOf(unknown.getKey()),
           "unknown field (known here: " + String.join(", ", known) + ")");
     }
     unread.clear();
@@ -153,20 +160,41 @@ final class Fields {
 
   /** A list of single values; a single value is read as a list of one. Null when absent. */
   List<String> strings(String name) {
+    List<Value> values = values(name);
+    if (values == null) {
+      return null;
+    }
+    List<String> out = new ArrayList<>(values.size());
+    for (Value value : values) {
+      out.add(value.text);
+    }
+    return out;
+  }
+
+  /**
+   * Like {@link #strings}, but each value keeps its own place, so a problem with the third item of
+   * a list points at the third item. Null when absent.
+   */
+  List<Value> values(String name) {
     Node value = take(name);
     if (value == null) {
       return null;
     }
+    List<Value> out = new ArrayList<>();
     if (value instanceof ScalarNode) {
-      String one = scalar(value, pathOf(name));
-      return one == null ? Collections.<String>emptyList() : Collections.singletonList(one);
+      out.add(new Value(((ScalarNode) value).getValue(), value, pathOf(name)));
+      return out;
     }
-    List<String> out = new ArrayList<>();
-    List<Node> items = items(value, pathOf(name));
+    if (!(value instanceof SequenceNode)) {
+      problems.at(value, pathOf(name), "must be a single value or a list of values");
+      return out;
+    }
+    List<Node> items = ((SequenceNode) value).getValue();
     for (int i = 0; i < items.size(); i++) {
-      String item = scalar(items.get(i), pathOf(name) + "[" + i + "]");
+      String at = pathOf(name) + "[" + i + "]";
+      String item = scalar(items.get(i), at);
       if (item != null) {
-        out.add(item);
+        out.add(new Value(item, items.get(i), at));
       }
     }
     return out;
@@ -200,5 +228,18 @@ final class Fields {
     problems.at(value, at, "must be a whole number from 1 to " + ConfigParser.MAX_COUNT
         + (text == null ? "" : ", got \"" + text + "\""));
     return null;
+  }
+
+  /** One single value of a list, with its place in the file. */
+  static final class Value {
+    final String text;
+    final Node node;
+    final String path;
+
+    Value(String text, Node node, String path) {
+      this.text = text;
+      this.node = node;
+      this.path = path;
+    }
   }
 }

@@ -1,6 +1,8 @@
 package dev.sluice.config;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.nodes.Node;
@@ -28,9 +30,19 @@ final class Problems {
     return errors.isEmpty();
   }
 
+  /** Throws every problem found, in the order of the file, like a compiler. */
   void throwIfAny() throws InvalidConfigException {
     if (!errors.isEmpty()) {
-      throw new InvalidConfigException(errors);
+      List<ConfigError> sorted = new ArrayList<>(errors);
+      // Stable: problems at one place keep the order they were found in.
+      Collections.sort(sorted, new Comparator<ConfigError>() {
+        @Override
+        public int compare(ConfigError a, ConfigError b) {
+          int byLine = Integer.compare(a.line(), b.line());
+          return byLine != 0 ? byLine : Integer.compare(a.column(), b.column());
+        }
+      });
+      throw new InvalidConfigException(sorted);
     }
   }
 }

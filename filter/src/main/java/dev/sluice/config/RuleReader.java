@@ -4,6 +4,7 @@ import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
 import dev.sluice.core.PathPattern;
 import dev.sluice.core.Rule;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -11,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /** Reads the rules of one file: each rule's own fields over the defaults, checked together. */
 final class RuleReader {
@@ -31,38 +33,23 @@ final class RuleReader {
   /** Returns the rule, or null after reporting why it is not one. */
   Rule read(Node node, String path) {
     Fields f = new Fields(node, path, problems);
-    String id = id(f);
-    Fields match = f.fields("match");
-    List<PathPattern> paths = null;
-    Set<String> methods = new LinkedHashSet<>();
-    if (match == null) {
-      problems.at(f.node(), f.pathOf("match"), "missing: every rule needs match: { path: ... }");
-    } else {
-      paths = ConfigParser.patterns(match, "path", problems);
-      if (match.where("path") == match.node()) {
-        problems.at(match.node(), match.pathOf("path"), "missing: give a path pattern or a list");
-      }
-      List<String> given = match.strings("methods");
-      for (String method : given == null ? methods : given) {
-        if (!method.matches("[A-Za-z]+")) {
-          problems.at(match.where("methods"), match.pathOf("methods"),
-              "\"" + method + "\" is not an HTTP method");
-        }
-        methods.add(method.toUpperCase(Locale.ROOT));
-      }
-      match.finish("path", "methods");
+    if (!f.isMapping()) {
+      return null; // reported; a rule that is not a mapping has no fields to complain about
     }
+    String id = id(f);
+    Set<String> methods = new LinkedHashSet<>();
+    List<PathPattern> paths = match(f, methods);
     RuleValues v = RuleValues.read(f, problems).over(defaults);
     f.finish(FIELDS);
     Quota quota = quota(v);
+    if (v.key == null && !v.given("key")) {
+      missing(v, "key");
+    }
     if (id == null || paths == null || quota == null || v.key == null) {
-      if (v.key == null) {
-        missing(v, "key");
-      }
       return null;
     }
     Rule.Builder rule = new Rule.Builder(id, paths, v.key, quota).methods(methods);
-    rule.algorithm(algorithm(v)).cost(cost(v, quota));
+    rule.algorithm(algorithm(v)).cost(cost(v, quota, null));
     if (v.onError != null) {
       rule.onError(v.onError);
     }
@@ -70,7 +57,7 @@ final class RuleReader {
     if (v.tiers != null) {
       for (Map.Entry<String, Long> tier : v.tiers.entrySet()) {
         Quota tiered = quota(v, tier.getValue(), "tiers");
-        if (tiered != null && cost(v, tiered) > 0) {
+        if (tiered != null && cost(v, tiered, tier.getKey()) > 0) {
           rule.tier(tier.getKey(), tiered);
         }
       }
@@ -78,10 +65,47 @@ final class RuleReader {
     return problems.isEmpty() ? rule.build() : null;
   }
 
+  /** The path patterns of {@code match}, adding its methods to {@code methods}; null if none. */
+  private List<PathPattern> match(Fields f, Set<String> methods) {
+    Fields match = f.fields("match");
+    if (match == null) {
+      if (f.where("match") == f.node()) {
+        problems.at(f.node(), f.pathOf("match"), "missing: every rule needs match: { path: ... }");
+      }
+      return null;
+    }
+    if (!match.isMapping()) {
+      return null; // reported
+    }
+    List<PathPattern> paths = ConfigParser.patterns(match, "path", problems);
+    if (paths == null) {
+      problems.at(match.node(), match.pathOf("path"), "missing: give a path pattern or a list");
+    } else if (paths.isEmpty() && isEmptyList(match.where("path"))) {
+      problems.at(match.where("path"), match.pathOf("path"),
+          "an empty list matches nothing; give at least one path pattern");
+      paths = null;
+    }
+    List<Fields.Value> given = match.values("methods");
+    for (Fields.Value method : given == null ? Collections.<Fields.Value>emptyList() : given) {
+      if (!method.text.matches("[A-Za-z]+")) {
+        problems.at(method.node, method.path, "\"" + method.text + "\" is not an HTTP method");
+      }
+      methods.add(method.text.toUpperCase(Locale.ROOT));
+    }
+    match.finish("path", "methods");
+    return paths;
+  }
+
+  private static boolean isEmptyList(Node node) {
+    return node instanceof SequenceNode && ((SequenceNode) node).getValue().isEmpty();
+  }
+
   private String id(Fields f) {
     String id = f.string("id");
     if (id == null) {
-      problems.at(f.node(), f.pathOf("id"), "missing: every rule needs an id");
+      if (f.where("id") == f.node()) {
+        problems.at(f.node(), f.pathOf("id"), "missing: every rule needs an id");
+      }
     } else if (!id.matches("[A-Za-z0-9_.-]{1,64}")) {
       problems.at(f.where("id"), f.pathOf("id"),
           "must be 1 to 64 of A-Z a-z 0-9 _ . -, got \"" + id + "\"");
@@ -96,10 +120,10 @@ final class RuleReader {
   }
 
   private Quota quota(RuleValues v) {
-    if (v.limit == null) {
+    if (v.limit == null && !v.given("limit")) {
       missing(v, "limit");
     }
-    if (v.windowMicros == null) {
+    if (v.windowMicros == null && !v.given("window")) {
       missing(v, "window");
     }
     boolean bucket = algorithm(v) == Algorithm.TOKEN_BUCKET;
@@ -121,13 +145,19 @@ final class RuleReader {
     }
   }
 
-  /** The cost, after checking one request can ever fit in {@code quota}; 0 if it cannot. */
-  private long cost(RuleValues v, Quota quota) {
+  /**
+   * The cost, after checking one request can ever fit in {@code quota} (of {@code tier}, or of
+   * requests without one when null); 0 if it cannot.
+   */
+  private long cost(RuleValues v, Quota quota, String tier) {
     long cost = v.cost == null ? 1 : v.cost;
-    long room = algorithm(v) == Algorithm.TOKEN_BUCKET ? quota.burst() : quota.limit();
+    boolean bucket = algorithm(v) == Algorithm.TOKEN_BUCKET;
+    long room = bucket ? quota.burst() : quota.limit();
     if (cost > room) {
       problems.at(v.where("cost"), v.pathOf("cost"), "a request costing " + cost
-          + " could never pass a quota of " + room + "; lower the cost or raise the limit");
+          + " could never pass " + (tier == null ? "" : "tier " + tier + "'s ")
+          + (bucket ? "burst" : "limit") + " of " + room + "; lower the cost or raise the "
+          + (bucket ? "burst" : "limit"));
       return 0;
     }
     return cost;

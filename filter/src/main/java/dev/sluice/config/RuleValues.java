@@ -83,6 +83,13 @@ final class RuleValues {
     return v;
   }
 
+  /** True when the rule or the defaults give {@code field}, even if its value was rejected. */
+  boolean given(String field) {
+    return source.where(field) != source.node()
+        || (fallback != null && fallback.source != null
+            && fallback.source.where(field) != fallback.source.node());
+  }
+
   /** Where a merged field was given: in the rule, else in the defaults, else the rule itself. */
   Node where(String field) {
     Node own = source.where(field);

@@ -13,29 +13,33 @@ public final class Cidr {
   }
 
   /**
-   * Parses {@code address[/prefix]}.
+   * Parses {@code address[/prefix]}. An IPv4-mapped network ({@code ::ffff:10.0.0.0/104}) is read
+   * as the IPv4 network it maps ({@code 10.0.0.0/8}), as client addresses are.
    *
    * @throws IllegalArgumentException with a message fit for the user
    */
   public static Cidr parse(String text) {
-    int slash = text.indexOf('/');
-    String address = slash < 0 ? text : text.substring(0, slash);
-    byte[] bytes = address.indexOf('[') < 0 ? IpAddress.parse(address) : null;
-    if (bytes == null || address.trim().isEmpty() || address.contains("]")) {
+    String trimmed = text.trim();
+    int slash = trimmed.indexOf('/');
+    String address = slash < 0 ? trimmed : trimmed.substring(0, slash);
+    // A bare literal: "1.2.3.4:80", "[::1]" or "fe80::1%eth0" are no networks.
+    byte[] bytes = IpAddress.parseLiteral(address);
+    if (bytes == null) {
       throw new IllegalArgumentException("'" + text + "' is not an IP address or CIDR");
     }
     int max = bytes.length * 8;
     int prefix = max;
     if (slash >= 0) {
-      try {
-        prefix = Integer.parseInt(text.substring(slash + 1).trim());
-      } catch (NumberFormatException e) {
-        prefix = -1;
-      }
-      if (prefix < 0 || prefix > max) {
+      String digits = trimmed.substring(slash + 1);
+      prefix = digits.matches("[0-9]{1,3}") ? Integer.parseInt(digits) : -1;
+      if (prefix > max || prefix < 0) {
         throw new IllegalArgumentException(
             "'" + text + "': prefix length must be between 0 and " + max);
       }
+    }
+    if (bytes.length == 16 && IpAddress.isV4Mapped(bytes) && prefix >= 96) {
+      bytes = IpAddress.unmap(bytes);
+      prefix -= 96;
     }
     return new Cidr(bytes, prefix, text);
   }

@@ -19,17 +19,6 @@ import java.util.Base64;
 final class Identity {
   static final int MAX_ESCAPED = 64;
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
-  private static final ThreadLocal<MessageDigest> SHA256 =
-      new ThreadLocal<MessageDigest>() {
-        @Override
-        protected MessageDigest initialValue() {
-          try {
-            return MessageDigest.getInstance("SHA-256");
-          } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-          }
-        }
-      };
 
   private Identity() {}
 
@@ -59,8 +48,19 @@ final class Identity {
         || c == '.' || c == '_' || c == '~' || c == '@' || c == '-';
   }
 
+  /**
+   * A new digest per call, not a ThreadLocal one: a ThreadLocal of ours on a container's pooled
+   * threads would pin the web application's class loader after an undeploy. Only long values are
+   * hashed, so this is off the common path.
+   */
   private static String hash(String value) {
-    byte[] digest = SHA256.get().digest(value.getBytes(StandardCharsets.US_ASCII));
+    MessageDigest sha256;
+    try {
+      sha256 = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+    byte[] digest = sha256.digest(value.getBytes(StandardCharsets.US_ASCII));
     return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
   }
 }

@@ -19,19 +19,54 @@ final class IpAddress {
     String s = text.trim();
     if (s.startsWith("[")) {
       int close = s.indexOf(']');
-      if (close < 0) {
+      if (close < 0 || !isPortOrNothing(s, close + 1)) {
         return null;
       }
       s = s.substring(1, close);
     } else if (s.indexOf(':') == s.lastIndexOf(':') && s.indexOf(':') > 0) {
+      if (!isPortOrNothing(s, s.indexOf(':'))) {
+        return null;
+      }
       s = s.substring(0, s.indexOf(':')); // IPv4 with a port
     }
     int zone = s.indexOf('%');
     if (zone >= 0) {
+      if (s.indexOf(':') < 0) {
+        return null; // only IPv6 has zones
+      }
       s = s.substring(0, zone);
     }
-    byte[] bytes = s.indexOf(':') >= 0 ? parseV6(s) : parseV4(s, 0, s.length());
+    return unmap(parseLiteral(s));
+  }
+
+  /**
+   * Parses a bare address literal, as in a CIDR: no brackets, port, zone or spaces. An IPv4-mapped
+   * address stays 16 bytes; {@link #unmap} reads it as IPv4.
+   */
+  static byte[] parseLiteral(String s) {
+    return s.indexOf(':') >= 0 ? parseV6(s) : parseV4(s, 0, s.length());
+  }
+
+  /** The IPv4 address of an IPv4-mapped one ({@code ::ffff:1.2.3.4}); any other as it is. */
+  static byte[] unmap(byte[] bytes) {
     return bytes != null && bytes.length == 16 && isV4Mapped(bytes) ? tail4(bytes) : bytes;
+  }
+
+  /** True if {@code s} ends at {@code from}, or goes on with ":" and a port number there. */
+  private static boolean isPortOrNothing(String s, int from) {
+    if (from == s.length()) {
+      return true;
+    }
+    int digits = s.length() - from - 1;
+    if (s.charAt(from) != ':' || digits < 1 || digits > 5) {
+      return false;
+    }
+    for (int i = from + 1; i < s.length(); i++) {
+      if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static byte[] parseV4(String s, int from, int to) {
@@ -87,7 +122,7 @@ final class IpAddress {
       }
       int group = 0;
       for (int k = i; k < end; k++) {
-        int d = Character.digit(s.charAt(k), 16);
+        int d = hexDigit(s.charAt(k));
         if (d < 0) {
           return null;
         }
@@ -122,7 +157,21 @@ final class IpAddress {
     return expanded;
   }
 
-  private static boolean isV4Mapped(byte[] b) {
+  /** The value of an ASCII hex digit, or -1; unlike Character.digit, no other script's digits. */
+  static int hexDigit(char c) {
+    if (c >= '0' && c <= '9') {
+      return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+      return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+      return c - 'A' + 10;
+    }
+    return -1;
+  }
+
+  static boolean isV4Mapped(byte[] b) {
     for (int i = 0; i < 10; i++) {
       if (b[i] != 0) {
         return false;

@@ -8,7 +8,9 @@ import java.util.Locale;
  * What a rule counts by: {@code ip}, {@code user}, {@code api_key}, {@code header:NAME}, {@code
  * global}, or a list of them for a composite key. Each part is written {@code kind=value} with the
  * value escaped by {@link Identity}, parts joined by {@code &}; {@code =} and {@code &} never occur
- * in an escaped value, so the composition stays unambiguous.
+ * in an escaped value, so the composition stays unambiguous. A header part's kind is {@code h.}
+ * and the header name, lower case and escaped too: header names may hold characters such as
+ * {@code *} that must never reach a store key.
  */
 public final class Key {
   private enum Kind {
@@ -21,11 +23,16 @@ public final class Key {
 
   private final Kind[] kinds;
   private final String[] headers;
+  private final String[] prefixes;
   private final String text;
 
   private Key(Kind[] kinds, String[] headers, String text) {
     this.kinds = kinds;
     this.headers = headers;
+    this.prefixes = new String[kinds.length];
+    for (int i = 0; i < kinds.length; i++) {
+      prefixes[i] = prefixOf(kinds[i], headers[i]);
+    }
     this.text = text;
   }
 
@@ -96,7 +103,7 @@ public final class Key {
       if (value == null || value.isEmpty()) {
         return null;
       }
-      sb.append(prefixOf(i)).append('=');
+      sb.append(prefixes[i]).append('=');
       Identity.append(sb, value);
     }
     return sb.toString();
@@ -115,16 +122,22 @@ public final class Key {
     }
   }
 
-  private String prefixOf(int i) {
-    switch (kinds[i]) {
+  /** The name of a part in the identity; a header name is escaped like a value. */
+  private static String prefixOf(Kind kind, String header) {
+    switch (kind) {
       case IP:
         return "ip";
       case USER:
         return "user";
       case API_KEY:
         return "key";
+      case GLOBAL:
+        return "global";
       default:
-        return "h." + headers[i];
+        // A header name may hold '*', '|', '`' and the like: escape it, or it could reach a key.
+        StringBuilder sb = new StringBuilder("h.");
+        Identity.append(sb, header);
+        return sb.toString();
     }
   }
 

@@ -6,6 +6,10 @@ import java.util.Arrays;
  * A path pattern of ratelimit.yaml: literal segments, {@code *} for exactly one segment and {@code
  * **} for any number of segments (none included, so {@code /api/**} matches {@code /api}). It is
  * matched against {@link RequestPath} segments, never against raw text.
+ *
+ * <p>Matching is case-sensitive, as servlet mapping is: {@code /login} does not match {@code
+ * /LOGIN}, which a container serves as another resource (if at all). An application that serves
+ * paths case-insensitively must list each spelling, or use {@code *}.
  */
 public final class PathPattern {
   private static final String ONE = "*";

@@ -90,8 +90,8 @@ final class RequestPath {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(s.length());
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      int hi = i + 2 < s.length() && c == '%' ? Character.digit(s.charAt(i + 1), 16) : -1;
-      int lo = hi >= 0 ? Character.digit(s.charAt(i + 2), 16) : -1;
+      int hi = i + 2 < s.length() && c == '%' ? IpAddress.hexDigit(s.charAt(i + 1)) : -1;
+      int lo = hi >= 0 ? IpAddress.hexDigit(s.charAt(i + 2)) : -1;
       if (lo >= 0) {
         bytes.write(hi << 4 | lo);
         i += 2;

@@ -1,0 +1,119 @@
+package dev.sluice.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CheckTest {
+  @TempDir Path dir;
+
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int run(String... args) {
+    return Check.run(
+        args,
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  private String out() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private String err() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  private Path write(String yaml) throws IOException {
+    return Files.writeString(dir.resolve("ratelimit.yaml"), yaml);
+  }
+
+  @Test
+  void validFileIsOk() throws IOException {
+    Path file =
+        write(
+            """
+            rules:
+              - { id: a, match: { path: /a }, key: ip, limit: 5, window: 1m }
+              - { id: b, match: { path: /b }, key: ip, limit: 5, window: 1m }
+            """);
+    assertThat(run(file.toString())).isZero();
+    assertThat(out().strip())
+        .isEqualTo("OK " + file + ": 2 rules, store memory (max_keys "
+            + StoreSettings.DEFAULT.maxKeys() + ")");
+    assertThat(err()).isEmpty();
+  }
+
+  @Test
+  void invalidFilePrintsEveryErrorWithItsLine() throws IOException {
+    Path file =
+        write(
+            """
+            store: { type: redis }
+            rules:
+              - id: a
+                match: { path: /a }
+                key: ip
+                limit: 0
+                window: 5x
+            """);
+    assertThat(run(file.toString())).isEqualTo(1);
+    assertThat(out()).isEmpty();
+    assertThat(err().lines())
+        .hasSize(4)
+        .satisfiesExactly(
+            line -> assertThat(line).startsWith(file + ":1:16: store.type: "),
+            line -> assertThat(line).startsWith(file + ":6:12: rules[0].limit: "),
+            line -> assertThat(line).startsWith(file + ":7:13: rules[0].window: "),
+            line -> assertThat(line).isEqualTo("3 errors in " + file));
+  }
+
+  @Test
+  void oneErrorIsCountedInTheSingular() throws IOException {
+    Path file = write("rules: 5\n");
+    assertThat(run(file.toString())).isEqualTo(1);
+    assertThat(err()).endsWith("1 error in " + file + "\n");
+  }
+
+  @Test
+  void yamlSyntaxErrorIsAnInvalidFile() throws IOException {
+    Path file = write("rules: [\n");
+    assertThat(run(file.toString())).isEqualTo(1);
+    assertThat(err()).startsWith(file + ":2:1: not valid YAML: ");
+  }
+
+  @Test
+  void missingFileIsUsageError() {
+    Path missing = dir.resolve("absent.yaml");
+    assertThat(run(missing.toString())).isEqualTo(2);
+    assertThat(err()).startsWith(missing + ": cannot read: ");
+    assertThat(out()).isEmpty();
+  }
+
+  @Test
+  void directoryIsUsageError() {
+    assertThat(run(dir.toString())).isEqualTo(2);
+    assertThat(err()).startsWith(dir + ": cannot read: ");
+  }
+
+  @Test
+  void impossiblePathIsUsageError() {
+    assertThat(run("bad\0name.yaml")).isEqualTo(2);
+    assertThat(err()).startsWith("bad\0name.yaml: cannot read: ");
+  }
+
+  @Test
+  void noArgumentOrTooManyIsUsageError() {
+    assertThat(run()).isEqualTo(2);
+    assertThat(err()).startsWith("usage: ");
+    assertThat(run("a.yaml", "b.yaml")).isEqualTo(2);
+  }
+}
