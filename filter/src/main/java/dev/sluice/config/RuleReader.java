@@ -133,10 +133,17 @@ final class RuleReader {
     return v.limit == null || v.windowMicros == null ? null : quota(v, v.limit, "limit");
   }
 
-  /** The quota of {@code limit} per window; burst is the explicit one, else the limit itself. */
+  /**
+   * The quota of {@code limit} per window. The bucket is the limit itself, unless the rule gives a
+   * burst: then a tier's bucket scales with the tier's limit, so a bigger plan gets a bigger
+   * bucket in the same proportion (burst 5 on limit 5 gives a tier of 50 a bucket of 50).
+   */
   private Quota quota(RuleValues v, long limit, String field) {
     boolean bucket = algorithm(v) == Algorithm.TOKEN_BUCKET;
-    long burst = bucket && v.burst != null ? v.burst : limit;
+    long burst = limit;
+    if (bucket && v.burst != null && v.limit != null) {
+      burst = Math.max(1, (long) Math.ceil((double) v.burst * limit / v.limit));
+    }
     try {
       return Quota.of(limit, v.windowMicros, burst);
     } catch (IllegalArgumentException e) {

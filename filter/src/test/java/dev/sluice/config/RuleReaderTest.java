@@ -354,6 +354,15 @@ class RuleReaderTest {
   }
 
   @Test
+  void anExplicitBurstScalesWithEachTiersLimit() {
+    Rule rule = parse(rule("limit: 10", "window: 1m", "algorithm: token_bucket", "burst: 3",
+        "tiers: { pro: 100, trial: 1 }")).rules().rules().get(0);
+    assertThat(rule.quota().burst()).isEqualTo(3);
+    assertThat(rule.tierQuotas().get("pro").burst()).isEqualTo(30);
+    assertThat(rule.tierQuotas().get("trial").burst()).as("rounded up").isEqualTo(1);
+  }
+
+  @Test
   void problemsInSeveralRulesAreAllReported() {
     assertThat(
             places(
