@@ -19,8 +19,10 @@ import java.util.logging.Logger;
  */
 final class ConfigWatcher implements Closeable {
   private static final Logger LOG = Logger.getLogger("dev.sluice.config");
-  /** Lets an editor finish writing before we read. */
-  private static final long SETTLE_MILLIS = 50;
+  /** A file is read once its directory has been quiet this long, so writers can finish. */
+  private static final long SETTLE_MILLIS = 200;
+  /** ...but a directory that never goes quiet is read at least this often. */
+  private static final long MAX_SETTLE_MILLIS = 1_000;
 
   private final Thread thread;
   private final WatchService events;
@@ -55,10 +57,12 @@ final class ConfigWatcher implements Closeable {
           Thread.sleep(pollMillis);
         } else {
           WatchKey key = events.poll(pollMillis, TimeUnit.MILLISECONDS);
-          if (key != null) {
+          long settleUntil = System.nanoTime() + MAX_SETTLE_MILLIS * 1_000_000;
+          while (key != null) {
             key.pollEvents();
             key.reset();
-            Thread.sleep(SETTLE_MILLIS);
+            key = System.nanoTime() < settleUntil
+                ? events.poll(SETTLE_MILLIS, TimeUnit.MILLISECONDS) : null;
           }
         }
         reload.run();
@@ -70,11 +74,17 @@ final class ConfigWatcher implements Closeable {
     }
   }
 
+  /** Stops the thread and waits for it, so a container undeploying the app sees no thread left. */
   @Override
   public void close() {
     closed = true;
     thread.interrupt();
     closeQuietly(events);
+    try {
+      thread.join(1_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static void closeQuietly(WatchService service) {

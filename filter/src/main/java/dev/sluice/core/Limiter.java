@@ -21,12 +21,17 @@ public final class Limiter {
 
   private final Store store;
   private volatile Bound bound = new Bound(Rules.NONE, new Counters[0]);
+  private Counters[] previous = new Counters[0];
 
   public Limiter(Store store) {
     this.store = store;
   }
 
-  /** Puts {@code rules} in force for every request from now on. */
+  /**
+   * Puts {@code rules} in force for every request from now on. The counters of rules that
+   * disappear are kept until the next apply: a file caught half-written drops rules for a moment,
+   * and they must come back with their counts.
+   */
   public synchronized void apply(Rules rules) {
     Counters[] counters = new Counters[rules.rules().size()];
     for (int i = 0; i < counters.length; i++) {
@@ -34,7 +39,10 @@ public final class Limiter {
       counters[i] = store.counters(rule.id(), rule.algorithm(), rule.quota().windowMicros());
     }
     bound = new Bound(rules, counters);
-    store.retainOnly(Arrays.asList(counters));
+    List<Counters> kept = new ArrayList<>(Arrays.asList(counters));
+    kept.addAll(Arrays.asList(previous));
+    store.retainOnly(kept);
+    previous = counters;
   }
 
   public Rules rules() {

@@ -159,10 +159,16 @@ public final class MemoryStore implements Store {
     return budget.used();
   }
 
+  /** Stops the sweeper and waits for it, so a container undeploying the app sees no thread left. */
   @Override
   public void close() {
     if (sweeper != null) {
       sweeper.shutdownNow();
+      try {
+        sweeper.awaitTermination(1, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

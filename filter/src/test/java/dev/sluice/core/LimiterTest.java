@@ -156,4 +156,20 @@ class LimiterTest {
     assertThat(admitted(TestRequest.get("/a"), 5)).as("a raised limit keeps the count").isEqualTo(1);
     assertThat(admitted(TestRequest.get("/b"), 5)).as("a new window starts anew").isEqualTo(2);
   }
+
+  @Test
+  void aRuleDroppedForOneReloadComesBackWithItsCounts() throws Exception {
+    String a = rule("a", "/a", "key: ip, limit: 2, window: 1m");
+    String b = rule("b", "/b", "key: ip, limit: 2, window: 1m");
+    with("rules:\n" + a + b);
+    admitted(TestRequest.get("/b"), 2);
+    with("rules:\n" + a); // a file caught half-written
+    assertThat(admitted(TestRequest.get("/b"), 3)).as("not limited meanwhile").isEqualTo(3);
+    with("rules:\n" + a + b);
+    assertThat(admitted(TestRequest.get("/b"), 3)).isZero();
+    with("rules:\n" + a);
+    with("rules:\n" + a);
+    with("rules:\n" + a + b);
+    assertThat(admitted(TestRequest.get("/b"), 3)).as("gone for two reloads: forgotten").isEqualTo(2);
+  }
 }

@@ -1,0 +1,18 @@
+package dev.sluice.it.app;
+
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+
+/** {@code GET /count}: how many requests the app served so far (not counting this one). */
+public class CountServlet extends HttpServlet {
+  private static final long serialVersionUID = 1L;
+
+  @Override
+  protected void doGet(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    response.setContentType("text/plain");
+    response.getWriter().write(Integer.toString(Calls.SERVED.get()));
+  }
+}

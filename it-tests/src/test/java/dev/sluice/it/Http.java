@@ -1,0 +1,72 @@
+package dev.sluice.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * Plain HTTP/1.1 over loopback. The container sees every request from 127.0.0.1, a trusted proxy
+ * in the test configs, so {@code X-Forwarded-For} names the client: each scenario uses client
+ * addresses of its own and never shares a bucket with another.
+ */
+final class Http {
+  static final String LIMIT = "X-RateLimit-Limit";
+  static final String REMAINING = "X-RateLimit-Remaining";
+  static final String RESET = "X-RateLimit-Reset";
+  static final String RETRY_AFTER = "Retry-After";
+
+  private final HttpClient client = HttpClient.newBuilder()
+      .version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(5))
+      .build();
+  private final String base;
+
+  Http(int port) {
+    this.base = "http://127.0.0.1:" + port;
+  }
+
+  /** GETs {@code rawPath} exactly as written (no normalisation) on behalf of {@code clientIp}. */
+  HttpResponse<String> get(String rawPath, String clientIp) throws IOException,
+      InterruptedException {
+    HttpRequest request = HttpRequest.newBuilder(URI.create(base + rawPath))
+        .header("X-Forwarded-For", clientIp)
+        .timeout(Duration.ofSeconds(10))
+        .GET()
+        .build();
+    return client.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** How many requests the app has served so far. */
+  int served() throws IOException, InterruptedException {
+    HttpResponse<String> response = get("/count", "10.255.255.255");
+    assertThat(response.statusCode()).as("GET /count").isEqualTo(200);
+    return Integer.parseInt(response.body().trim());
+  }
+
+  /** A header that must be there, as a whole number. */
+  static long number(HttpResponse<?> response, String name) {
+    String value = response.headers().firstValue(name).orElse(null);
+    assertThat(value).as(name + " of " + response.uri()).isNotNull().matches("[0-9]+");
+    return Long.parseLong(value);
+  }
+
+  /** Checks a 429 in full and returns its Retry-After. */
+  static long assertRejected(HttpResponse<String> response, String ruleId) {
+    assertThat(response.statusCode()).isEqualTo(429);
+    long retryAfter = number(response, RETRY_AFTER);
+    assertThat(retryAfter).isGreaterThanOrEqualTo(1);
+    number(response, LIMIT);
+    number(response, REMAINING);
+    number(response, RESET);
+    assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+        type -> assertThat(type.split(";")[0].trim()).isEqualToIgnoringCase("application/json"));
+    assertThat(response.body()).isEqualTo("{\"error\":\"rate_limited\",\"rule\":\"" + ruleId
+        + "\",\"retryAfterSeconds\":" + retryAfter + "}");
+    return retryAfter;
+  }
+}
