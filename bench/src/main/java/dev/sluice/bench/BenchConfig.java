@@ -1,0 +1,57 @@
+package dev.sluice.bench;
+
+import dev.sluice.config.ConfigParser;
+import dev.sluice.config.InvalidConfigException;
+import dev.sluice.core.Limiter;
+import dev.sluice.core.Rule;
+import dev.sluice.core.Rules;
+import dev.sluice.store.Clock;
+import dev.sluice.store.MemoryStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/** Builds a real {@link Limiter} from a ratelimit.yaml kept in the jar, as the Filter would. */
+final class BenchConfig {
+  private BenchConfig() {}
+
+  /** A limiter with the rules of resource {@code name} on {@code store}. */
+  static Limiter limiter(String name, MemoryStore store) throws InvalidConfigException {
+    return limiter(name, store, Set.of());
+  }
+
+  /** As {@link #limiter(String, MemoryStore)}, less the rules whose ids are in {@code drop}. */
+  static Limiter limiter(String name, MemoryStore store, Set<String> drop)
+      throws InvalidConfigException {
+    Rules rules = ConfigParser.parse(name, read(name)).rules();
+    List<Rule> kept = new ArrayList<>(rules.rules());
+    kept.removeIf(rule -> drop.contains(rule.id()));
+    Limiter limiter = new Limiter(store);
+    limiter.apply(new Rules(kept, rules.excludes(), rules.clientIp(), rules.tiers(),
+        rules.apiKeyHeader()));
+    return limiter;
+  }
+
+  /**
+   * A store that holds up to {@code maxKeys} identities and never sweeps: a sweep would drop keys
+   * between the fill and the timing, and its thread would compete with the measured ones.
+   */
+  static MemoryStore store(long maxKeys) {
+    return new MemoryStore(Clock.SYSTEM, maxKeys, 0);
+  }
+
+  private static String read(String name) {
+    try (InputStream in = BenchConfig.class.getResourceAsStream("/" + name)) {
+      if (in == null) {
+        throw new IllegalStateException(name + " is missing from the benchmarks jar");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
