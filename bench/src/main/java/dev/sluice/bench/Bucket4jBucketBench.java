@@ -3,12 +3,22 @@ package dev.sluice.bench;
 import io.github.bucket4j.Bucket;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
+import org.openjdk.jmh.annotations.Param;
 
 /**
  * The baseline: Bucket4j's local (lock-free) bucket, one per identity in a {@link
  * ConcurrentHashMap} looked up on every call, as an application keying Bucket4j by client would.
  */
 public class Bucket4jBucketBench extends BucketBench {
+  /**
+   * {@code probe}: {@code tryConsumeAndReturnRemaining}, which also answers how many tokens remain
+   * and how long to wait, as a limiter that sends rate-limit headers must (Sluice always does).
+   * {@code bare}: {@code tryConsume}, a yes or no only.
+   */
+  @Param({"probe", "bare"})
+  public String answer;
+
+
   private ConcurrentHashMap<String, Bucket> buckets;
   private long limit;
   private Duration window;
@@ -29,6 +39,8 @@ public class Bucket4jBucketBench extends BucketBench {
 
   @Override
   protected boolean take(int i) {
-    return buckets.get(identities[i]).tryConsume(1);
+    Bucket bucket = buckets.get(identities[i]);
+    return answer.equals("bare") ? bucket.tryConsume(1)
+        : bucket.tryConsumeAndReturnRemaining(1).isConsumed();
   }
 }

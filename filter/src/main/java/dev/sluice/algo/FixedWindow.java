@@ -8,11 +8,12 @@ package dev.sluice.algo;
 final class FixedWindow {
   private FixedWindow() {}
 
-  static void evaluate(State state, long now, Quota quota, long cost, Verdict out) {
+  static void evaluate(long first, long second, long now, Quota quota, long cost,
+      Verdict out) {
     long window = quota.windowMicros;
     // A clock that steps back stays in the stored window rather than forgetting its count.
-    long index = Math.max(Math.floorDiv(now, window), state.first);
-    long count = state.first == index ? state.second : 0;
+    long index = Math.max(Math.floorDiv(now, window), first);
+    long count = first == index ? second : 0;
     boolean allowed = count + cost <= quota.limit;
     long after = allowed ? count + cost : count;
     long untilNextWindow = (index + 1) * window - now;
@@ -20,7 +21,7 @@ final class FixedWindow {
     out.next(index, after);
   }
 
-  static long idleAt(State state, long windowMicros) {
-    return (state.first + 1) * windowMicros;
+  static long idleAt(long first, long windowMicros) {
+    return (first + 1) * windowMicros;
   }
 }

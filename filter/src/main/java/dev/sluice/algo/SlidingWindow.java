@@ -21,18 +21,19 @@ final class SlidingWindow {
 
   private SlidingWindow() {}
 
-  static void evaluate(State state, long now, Quota quota, long cost, Verdict out) {
+  static void evaluate(long first, long second, long now, Quota quota, long cost,
+      Verdict out) {
     long window = quota.windowMicros;
     // A clock that steps back (NTP, a failover to another Redis) stays in the stored window.
-    long index = Math.max(Math.floorDiv(now, window), state.first);
+    long index = Math.max(Math.floorDiv(now, window), first);
     long elapsed = Math.max(0, now - index * window);
     long cur = 0;
     long prev = 0;
-    if (state.first == index) {
-      cur = state.second & LOW;
-      prev = state.second >>> 32;
-    } else if (state.first == index - 1) {
-      prev = state.second & LOW;
+    if (first == index) {
+      cur = second & LOW;
+      prev = second >>> 32;
+    } else if (first == index - 1) {
+      prev = second & LOW;
     }
     boolean allowed = admits(prev, cur, elapsed, window, quota.limit, cost);
     long curAfter = allowed ? cur + cost : cur;
@@ -43,8 +44,8 @@ final class SlidingWindow {
     out.next(index, prev << 32 | curAfter);
   }
 
-  static long idleAt(State state, long windowMicros) {
-    return (state.first + 2) * windowMicros;
+  static long idleAt(long first, long windowMicros) {
+    return (first + 2) * windowMicros;
   }
 
   static double rate(long prev, long cur, long elapsed, long window) {

@@ -7,24 +7,21 @@ package dev.sluice.algo;
  * fractional tokens and lazy refill come for free, the arithmetic stays in exact integers, and a
  * store keeps one value per key instead of two.
  *
- * <p>State: first = TAT in microseconds (0 for a full bucket).
+ * <p>State: first = TAT in microseconds (0 for a full bucket); second is unused. The state is idle
+ * (a full bucket) from the TAT on.
  */
 final class TokenBucket {
   private TokenBucket() {}
 
-  static void evaluate(State state, long now, Quota quota, long cost, Verdict out) {
+  static void evaluate(long tat, long now, Quota quota, long cost, Verdict out) {
     long emission = quota.emissionMicros;
     long tolerance = quota.toleranceMicros;
-    long tat = Math.max(state.first, now);
-    long spent = tat + cost * emission;
+    long start = Math.max(tat, now);
+    long spent = start + cost * emission;
     boolean allowed = spent - now <= tolerance;
-    long after = allowed ? spent : tat;
+    long after = allowed ? spent : start;
     long remaining = (tolerance - (after - now)) / emission;
     out.set(allowed, remaining, after - now, spent - tolerance - now);
     out.next(after, 0);
-  }
-
-  static long idleAt(State state) {
-    return state.first;
   }
 }

@@ -38,6 +38,16 @@ public final class Verdict {
     return resetMicros;
   }
 
+  /** The state to store when allowed: first number. */
+  public long nextFirst() {
+    return nextFirst;
+  }
+
+  /** The state to store when allowed: second number. */
+  public long nextSecond() {
+    return nextSecond;
+  }
+
   /** When denied: the time until the same request would be allowed, if nothing else arrives. */
   public long retryAfterMicros() {
     return retryAfterMicros;

@@ -37,7 +37,7 @@ public final class ClientIp {
       return peerText == null ? "unknown" : peerText;
     }
     if (!isTrusted(peer)) {
-      return IpAddress.format(peer);
+      return IpAddress.canonical(peerText, peer);
     }
     Hops hops = new Hops(request);
     byte[] nearest = peer;

@@ -184,6 +184,32 @@ final class IpAddress {
     return new byte[] {b[12], b[13], b[14], b[15]};
   }
 
+  /**
+   * The canonical form of {@code address}, parsed from {@code text}: the text itself when it already
+   * is (the usual IPv4 peer address), which saves building a new string per request.
+   */
+  static String canonical(String text, byte[] address) {
+    return address.length == 4 && isPlainDottedQuad(text) ? text : format(address);
+  }
+
+  /** Digits and three single dots, no leading zeros: exactly what {@link #format} prints. */
+  private static boolean isPlainDottedQuad(String s) {
+    int dots = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      boolean groupStart = i == 0 || s.charAt(i - 1) == '.';
+      if (c == '.') {
+        if (groupStart || ++dots > 3) {
+          return false;
+        }
+      } else if (c < '0' || c > '9'
+          || (c == '0' && groupStart && i + 1 < s.length() && s.charAt(i + 1) != '.')) {
+        return false;
+      }
+    }
+    return dots == 3 && s.charAt(s.length() - 1) != '.';
+  }
+
   /** Dotted quad, or RFC 5952 IPv6 (lower case, longest zero run compressed). */
   static String format(byte[] b) {
     if (b.length == 4) {

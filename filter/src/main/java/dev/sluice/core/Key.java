@@ -21,6 +21,9 @@ public final class Key {
     GLOBAL
   }
 
+  /** The identity of a {@code global} key: everybody shares it. */
+  private static final String GLOBAL = "global";
+
   private final Kind[] kinds;
   private final String[] headers;
   private final String[] prefixes;
@@ -90,13 +93,16 @@ public final class Key {
 
   /** The escaped identity of this request, or null if the request lacks a part of the key. */
   String identityOf(Subject subject) {
-    StringBuilder sb = new StringBuilder(32);
+    if (kinds.length == 1 && kinds[0] == Kind.GLOBAL) {
+      return GLOBAL;
+    }
+    StringBuilder sb = new StringBuilder(64);
     for (int i = 0; i < kinds.length; i++) {
       if (i > 0) {
         sb.append('&');
       }
       if (kinds[i] == Kind.GLOBAL) {
-        sb.append("global");
+        sb.append(GLOBAL);
         continue;
       }
       String value = valueOf(i, subject);

@@ -21,7 +21,10 @@ final class RequestPath {
     if (rawUri == null || rawUri.isEmpty()) {
       return ROOT;
     }
-    String path = isPlain(rawUri) ? rawUri : decode(stripPathParameters(rawUri));
+    if (isPlain(rawUri)) {
+      return plainSegments(rawUri);
+    }
+    String path = decode(stripPathParameters(rawUri));
     List<String> out = new ArrayList<>();
     int start = 0;
     int n = path.length();
@@ -32,6 +35,29 @@ final class RequestPath {
       }
     }
     return out.toArray(ROOT);
+  }
+
+  /** Splits a canonical path with one array and no list: the request path's common case. */
+  private static String[] plainSegments(String path) {
+    int count = 0;
+    for (int i = 0; i < path.length(); i++) {
+      if (path.charAt(i) != '/' && (i == 0 || path.charAt(i - 1) == '/')) {
+        count++;
+      }
+    }
+    String[] segments = new String[count];
+    int start = -1;
+    int k = 0;
+    for (int i = 0; i <= path.length(); i++) {
+      boolean slash = i == path.length() || path.charAt(i) == '/';
+      if (slash && start >= 0) {
+        segments[k++] = path.substring(start, i);
+        start = -1;
+      } else if (!slash && start < 0) {
+        start = i;
+      }
+    }
+    return segments;
   }
 
   /** The common case, already canonical: no escapes, parameters, dots, backslashes or "//". */

@@ -1,15 +1,14 @@
 package dev.sluice.store;
 
 import dev.sluice.algo.Algorithm;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
@@ -18,26 +17,22 @@ import java.util.logging.Logger;
 /**
  * The embedded store: exact on one JVM, bounded in memory.
  *
- * <p>Why it looks like this. Each rule has its own {@link Table}, a map from identity to a small
- * {@link Cell}, so an idle key costs one map node, the identity string and 32 bytes of state. Each
- * cell is guarded by its own monitor, and a request that spans several rules locks its cells in
- * table order: checking every rule and then committing all or none is one atomic step, with no
- * global lock and no deadlock. Idle cells equal fresh ones, so a background sweep drops them
- * without losing a count, and a {@link KeyBudget} caps how many cells may exist at all.
+ * <p>Why it looks like this. Each rule has its own {@link Table}: identities hashed to 128 bits in
+ * flat open-addressing {@link Segment}s, so an idle key is about 60 bytes and no object, and a
+ * lookup touches one cache line. A request first decides on an optimistic, lock-free read: a
+ * denial seen there is final, so a client flooding past its limit never takes a lock. Otherwise it
+ * locks the segments of all its rules in one global order (table, then segment), re-decides only
+ * if a state moved since the read, and commits every rule or none: all-or-nothing is exact, with
+ * no refunds and no deadlock. Idle state equals fresh state, so a background sweep drops it
+ * without losing a count, and a {@link KeyBudget} caps how many identities may exist at all.
  */
 public final class MemoryStore implements Store {
   public static final long DEFAULT_MAX_KEYS = 1_000_000;
   private static final Logger LOG = Logger.getLogger("dev.sluice.store");
-  private static final Comparator<Permit> LOCK_ORDER =
-      new Comparator<Permit>() {
-        @Override
-        public int compare(Permit a, Permit b) {
-          return Integer.compare(((Table) a.counters).ordinal, ((Table) b.counters).ordinal);
-        }
-      };
 
   private final Clock clock;
   private final KeyBudget budget;
+  private final long seed = ThreadLocalRandom.current().nextLong();
   private final ConcurrentHashMap<String, Table> tables = new ConcurrentHashMap<>();
   private final AtomicInteger ordinals = new AtomicInteger();
   private final ScheduledExecutorService sweeper;
@@ -67,69 +62,100 @@ public final class MemoryStore implements Store {
   @Override
   public void acquire(List<Permit> permits) {
     long now = clock.micros();
-    if (permits.size() == 1) {
-      Permit permit = permits.get(0);
-      while (!decideOne(permit, now)) {
-        // The cell was swept between lookup and lock: look it up again.
-      }
-      return;
+    Hash128 hash = new Hash128(seed);
+    Claim[] claims = new Claim[permits.size()];
+    for (int i = 0; i < claims.length; i++) {
+      claims[i] = new Claim(permits.get(i), hash.of(permits.get(i).identity));
     }
-    Permit[] ordered = permits.toArray(new Permit[0]);
-    Arrays.sort(ordered, LOCK_ORDER);
-    Cell[] cells = new Cell[ordered.length];
-    do {
-      for (int i = 0; i < ordered.length; i++) {
-        cells[i] = cellOf(ordered[i]);
-      }
-    } while (!lockFrom(0, ordered, cells, now));
+    while (!decide(claims, now)) {
+      // An identity was swept between looking and locking: look again.
+    }
   }
 
-  private static Cell cellOf(Permit permit) {
-    return ((Table) permit.counters).cell(permit.identity);
-  }
-
-  /** The common case, one rule: no arrays, one monitor. False if the cell died meanwhile. */
-  private static boolean decideOne(Permit p, long now) {
-    Cell cell = cellOf(p);
-    synchronized (cell) {
-      if (cell.dead) {
-        return false;
-      }
-      p.counters.algorithm().evaluate(cell, now, p.quota, p.cost, p.verdict);
-      if (p.verdict.allowed()) {
-        cell.commit(p.verdict);
-      }
+  /** One attempt: false if it must be retried. */
+  private static boolean decide(Claim[] claims, long now) {
+    if (claims.length == 1) {
+      return decideOne(claims[0], now);
+    }
+    boolean denied = false;
+    for (Claim claim : claims) {
+      denied |= claim.deniedOptimistically(now);
+    }
+    if (denied) {
       return true;
     }
+    for (Claim claim : claims) {
+      claim.plan();
+    }
+    sortForLocking(claims);
+    long[] stamps = new long[claims.length];
+    int locked = 0;
+    try {
+      for (; locked < claims.length; locked++) {
+        stamps[locked] = claims[locked].target.lockForWrite();
+      }
+      return decideLocked(claims, now);
+    } finally {
+      while (--locked >= 0) {
+        claims[locked].target.lock.unlockWrite(stamps[locked]);
+      }
+      for (Claim claim : claims) {
+        claim.release();
+      }
+    }
   }
 
-  /** Locks cells[i..] in order, then decides; false if a cell died meanwhile. */
-  private static boolean lockFrom(int i, Permit[] permits, Cell[] cells, long now) {
-    if (i == cells.length) {
-      return decideLocked(permits, cells, now);
+  /** The common case, one rule: the same steps without arrays of locks. */
+  private static boolean decideOne(Claim claim, long now) {
+    if (claim.deniedOptimistically(now)) {
+      return true;
     }
-    synchronized (cells[i]) {
-      return lockFrom(i + 1, permits, cells, now);
-    }
-  }
-
-  /** Evaluates every permit, then commits all of them or none. Caller holds every cell's monitor. */
-  private static boolean decideLocked(Permit[] permits, Cell[] cells, long now) {
-    boolean allAllowed = true;
-    for (int i = 0; i < cells.length; i++) {
-      if (cells[i].dead) {
+    claim.plan();
+    long stamp = claim.target.lockForWrite();
+    try {
+      if (!claim.locate()) {
         return false;
       }
-      Permit p = permits[i];
-      p.counters.algorithm().evaluate(cells[i], now, p.quota, p.cost, p.verdict);
-      allAllowed &= p.verdict.allowed();
+      claim.evaluateLocked(now);
+      if (claim.permit.verdict.allowed()) {
+        claim.commit();
+      }
+      return true;
+    } finally {
+      claim.target.lock.unlockWrite(stamp);
+      claim.release();
+    }
+  }
+
+  private static boolean decideLocked(Claim[] claims, long now) {
+    for (Claim claim : claims) {
+      if (!claim.locate()) {
+        return false;
+      }
+    }
+    boolean allAllowed = true;
+    for (Claim claim : claims) {
+      claim.evaluateLocked(now);
+      allAllowed &= claim.permit.verdict.allowed();
     }
     if (allAllowed) {
-      for (int i = 0; i < cells.length; i++) {
-        cells[i].commit(permits[i].verdict);
+      for (Claim claim : claims) {
+        claim.commit();
       }
     }
     return true;
+  }
+
+  /** Insertion sort: a request has a handful of rules at most. */
+  private static void sortForLocking(Claim[] claims) {
+    for (int i = 1; i < claims.length; i++) {
+      Claim c = claims[i];
+      int j = i - 1;
+      for (; j >= 0 && claims[j].compareTo(c) > 0; j--) {
+        claims[j + 1] = claims[j];
+      }
+      claims[j + 1] = c;
+    }
   }
 
   @Override

@@ -1,25 +1,30 @@
 package dev.sluice.store;
 
 import dev.sluice.algo.Algorithm;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The cells of one rule, keyed by identity alone (the rule is the table), which keeps an idle key
- * small. When the key budget is spent, new identities share the overflow cell: they stay limited,
+ * The counts of one rule: identities spread over {@value #SEGMENTS} {@link Segment}s by the top
+ * bits of their hash, each with its own lock, so requests for different clients rarely meet. When
+ * the key budget is spent, new identities share the overflow segment's one slot: they stay limited,
  * together, rather than unlimited or evicting someone else's live count.
  */
 final class Table implements Counters {
+  static final int SEGMENTS = 64;
+  /** The one identity of the overflow segment. */
+  static final long OVERFLOW_HI = -1;
+  static final long OVERFLOW_LO = -1;
+  /** Slots a sweep looks at per lock hold, so a sweep never stalls requests for long. */
+  private static final int SWEEP_CHUNK = 4096;
+
   private final String ruleId;
   private final Algorithm algorithm;
   private final long windowMicros;
-  /** Lock order across tables: a request locks its cells by ascending ordinal. */
+  /** Lock order across tables: a request locks its segments by ascending (ordinal, index). */
   final int ordinal;
-
-  private final KeyBudget budget;
-  private final ConcurrentHashMap<String, Cell> cells = new ConcurrentHashMap<>();
-  private final Cell overflow = new Cell();
-  private volatile boolean retired;
+  final KeyBudget budget;
+  final Segment[] segments = new Segment[SEGMENTS];
+  final Segment overflow = new Segment(SEGMENTS);
+  volatile boolean retired;
 
   Table(String ruleId, Algorithm algorithm, long windowMicros, int ordinal, KeyBudget budget) {
     this.ruleId = ruleId;
@@ -27,67 +32,61 @@ final class Table implements Counters {
     this.windowMicros = windowMicros;
     this.ordinal = ordinal;
     this.budget = budget;
+    for (int i = 0; i < SEGMENTS; i++) {
+      segments[i] = new Segment(i);
+    }
+    overflow.insert(OVERFLOW_HI, OVERFLOW_LO);
   }
 
-  Cell cell(String identity) {
-    Cell cell = cells.get(identity);
-    if (cell != null) {
-      return cell;
-    }
-    if (retired || !budget.tryTake()) {
-      return overflow;
-    }
-    Cell fresh = new Cell();
-    Cell raced = cells.putIfAbsent(identity, fresh);
-    if (raced != null) {
-      budget.give(1);
-      return raced;
-    }
-    if (retired) {
-      // Lost a race with retire(): make sure the budget gets this key back.
-      synchronized (fresh) {
-        remove(identity, fresh);
-      }
-    }
-    return fresh;
+  Segment segmentOf(long hi) {
+    return segments[(int) (hi >>> 58)];
   }
 
-  /** Drops every cell that is idle at {@code now}; returns how many were dropped. */
+  /** Drops every identity that is idle at {@code now}; returns how many. */
   int sweep(long now) {
     int dropped = 0;
-    for (Map.Entry<String, Cell> entry : cells.entrySet()) {
-      Cell cell = entry.getValue();
-      synchronized (cell) {
-        if (algorithm.idleAtMicros(cell, windowMicros) <= now && remove(entry.getKey(), cell)) {
-          dropped++;
+    for (Segment segment : segments) {
+      for (int from = 0; ; from += SWEEP_CHUNK) {
+        long stamp = segment.lock.writeLock();
+        try {
+          if (from >= segment.slots.length / Segment.SLOT) {
+            segment.compact();
+            break;
+          }
+          dropped += segment.sweep(from, SWEEP_CHUNK, now, algorithm, windowMicros);
+        } finally {
+          segment.lock.unlockWrite(stamp);
         }
       }
     }
+    budget.give(dropped);
     return dropped;
   }
 
-  /** Forgets every cell: the rule is gone. In-flight requests see dead cells and overflow. */
+  /** Forgets every identity: the rule is gone. Later requests for it share the overflow slot. */
   void retire() {
     retired = true;
-    for (Map.Entry<String, Cell> entry : cells.entrySet()) {
-      Cell cell = entry.getValue();
-      synchronized (cell) {
-        remove(entry.getKey(), cell);
+    for (Segment segment : segments) {
+      long stamp = segment.lock.writeLock();
+      try {
+        budget.give(segment.clear());
+      } finally {
+        segment.lock.unlockWrite(stamp);
       }
     }
   }
 
-  private boolean remove(String identity, Cell cell) {
-    if (!cells.remove(identity, cell)) {
-      return false;
+  long size() {
+    long size = 0;
+    for (Segment segment : segments) {
+      long stamp = segment.lock.readLock();
+      try {
+        size += segment.size;
+      } finally {
+        segment.lock.unlockRead(stamp);
+      }
     }
-    cell.dead = true;
-    budget.give(1);
-    return true;
-  }
-
-  int size() {
-    return cells.size();
+    return size;
   }
 
   @Override

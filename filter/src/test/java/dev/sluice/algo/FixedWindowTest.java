@@ -62,7 +62,7 @@ class FixedWindowTest {
   @Test
   void anUntouchedQuotaResetsInZero() {
     Verdict denied = new Verdict();
-    Algorithm.FIXED_WINDOW.evaluate(new State(), meter.now, meter.quota, 4, denied);
+    Algorithm.FIXED_WINDOW.evaluate(0, 0, meter.now, meter.quota, 4, denied);
     assertThat(denied.allowed()).isFalse();
     assertThat(denied.resetMicros()).isZero();
   }
@@ -77,7 +77,7 @@ class FixedWindowTest {
   @Test
   void isIdleOnceItsWindowHasEnded() {
     meter.at(1_000 * SECOND + 5).take();
-    assertThat(Algorithm.FIXED_WINDOW.idleAtMicros(meter.state, 60 * SECOND))
+    assertThat(Algorithm.FIXED_WINDOW.idleAtMicros(meter.first, meter.second, 60 * SECOND))
         .isEqualTo(1_020 * SECOND);
   }
 }

@@ -6,7 +6,8 @@ final class Meter {
 
   final Algorithm algorithm;
   final Quota quota;
-  final State state = new State();
+  long first;
+  long second;
   long now;
 
   Meter(Algorithm algorithm, long limit, long windowMicros, long burst) {
@@ -20,9 +21,10 @@ final class Meter {
 
   Verdict take(long cost) {
     Verdict verdict = new Verdict();
-    algorithm.evaluate(state, now, quota, cost, verdict);
+    algorithm.evaluate(first, second, now, quota, cost, verdict);
     if (verdict.allowed()) {
-      state.commit(verdict);
+      first = verdict.nextFirst();
+      second = verdict.nextSecond();
     }
     return verdict;
   }

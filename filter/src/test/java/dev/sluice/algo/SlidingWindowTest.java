@@ -13,8 +13,8 @@ class SlidingWindowTest {
 
   /** Puts the meter in window INDEX with the given counts, elapsed micros into it. */
   private Meter with(long prev, long cur, long elapsedMicros) {
-    meter.state.first = INDEX;
-    meter.state.second = prev << 32 | cur;
+    meter.first = INDEX;
+    meter.second = prev << 32 | cur;
     return meter.at(INDEX * WINDOW + elapsedMicros);
   }
 
@@ -24,7 +24,7 @@ class SlidingWindowTest {
     assertThat(v.allowed()).isTrue();
     // 82 × 0.6 + 31 = 80.2 after counting it: 20 more unit requests fit below 100 right now.
     assertThat(v.remaining()).isEqualTo(20);
-    assertThat(meter.state.second & 0xFFFF_FFFFL).isEqualTo(31);
+    assertThat(meter.second & 0xFFFF_FFFFL).isEqualTo(31);
   }
 
   @Test
@@ -32,7 +32,7 @@ class SlidingWindowTest {
     Verdict v = with(82, 55, 450_000).take();
     assertThat(v.allowed()).isFalse();
     assertThat(v.remaining()).isZero();
-    assertThat(meter.state.second & 0xFFFF_FFFFL).as("a denial counts nothing").isEqualTo(55);
+    assertThat(meter.second & 0xFFFF_FFFFL).as("a denial counts nothing").isEqualTo(55);
   }
 
   @Test
@@ -94,16 +94,16 @@ class SlidingWindowTest {
   @Test
   void resetIsWhenTheEstimateReachesZero() {
     assertThat(with(0, 0, 250_000).take().resetMicros()).isEqualTo(2 * WINDOW - 250_000);
-    meter.state.second = 5L << 32; // only previous-window requests left
+    meter.second = 5L << 32; // only previous-window requests left
     Verdict v = new Verdict();
-    Algorithm.SLIDING_WINDOW.evaluate(meter.state, meter.now, meter.quota, 200, v);
+    Algorithm.SLIDING_WINDOW.evaluate(meter.first, meter.second, meter.now, meter.quota, 200, v);
     assertThat(v.resetMicros()).isEqualTo(WINDOW - 250_000);
   }
 
   @Test
   void isIdleTwoWindowsAfterItsLastCount() {
     with(1, 1, 0);
-    assertThat(Algorithm.SLIDING_WINDOW.idleAtMicros(meter.state, WINDOW))
+    assertThat(Algorithm.SLIDING_WINDOW.idleAtMicros(meter.first, meter.second, WINDOW))
         .isEqualTo((INDEX + 2) * WINDOW);
   }
 }

@@ -174,4 +174,15 @@ class IpAddressTest {
       assertThat(text.indexOf("::")).as(text).isEqualTo(text.lastIndexOf("::"));
     }
   }
+
+  @Test
+  void canonicalKeepsAPlainDottedQuadAndRewritesTheRest() {
+    String plain = "10.0.0.1";
+    assertThat(IpAddress.canonical(plain, IpAddress.parse(plain))).isSameAs(plain);
+    for (String other : new String[] {"010.0.0.1", "10.0.0.1:80", "::ffff:10.0.0.1", "[10.0.0.1]"}) {
+      assertThat(IpAddress.canonical(other, IpAddress.parse(other))).as(other).isEqualTo(plain);
+    }
+    assertThat(IpAddress.canonical("0:0:0:0:0:0:0:1", IpAddress.parse("0:0:0:0:0:0:0:1")))
+        .isEqualTo("::1");
+  }
 }

@@ -1,0 +1,118 @@
+package dev.sluice.store;
+
+import dev.sluice.algo.Algorithm;
+
+/**
+ * One permit on its way through {@link MemoryStore}: where its identity lives and what state the
+ * optimistic look saw there. The verdict computed from that state is reused under the lock if the
+ * state has not moved, so the common case evaluates once.
+ */
+final class Claim {
+  final Permit permit;
+  final Table table;
+  final long hi;
+  final long lo;
+  /** Where the identity is counted: its segment, or the table's overflow when the budget is spent. */
+  Segment target;
+  int at;
+  long seenFirst;
+  long seenSecond;
+  /** Where the optimistic look found the identity (-1 if not), in which array. */
+  long[] seenSlots;
+  int seenAt;
+  boolean seenValid;
+  /** A key taken from the budget for an identity about to be inserted. */
+  boolean reserved;
+
+  Claim(Permit permit, Hash128 hash) {
+    this.permit = permit;
+    this.table = (Table) permit.counters;
+    this.hi = hash.hi;
+    this.lo = hash.lo;
+  }
+
+  Algorithm algorithm() {
+    return table.algorithm();
+  }
+
+  /** Decides on a snapshot of the state, without a lock; true if that is a validated denial. */
+  boolean deniedOptimistically(long now) {
+    Segment segment = table.segmentOf(hi);
+    long stamp = segment.lock.tryOptimisticRead();
+    long[] slots = segment.slots;
+    int found = Segment.find(slots, hi, lo);
+    seenSlots = slots;
+    seenAt = found;
+    seenFirst = found >= 0 ? slots[found + 2] : 0;
+    seenSecond = found >= 0 ? slots[found + 3] : 0;
+    seenValid = stamp != 0 && segment.lock.validate(stamp);
+    algorithm().evaluate(seenFirst, seenSecond, now, permit.quota, permit.cost, permit.verdict);
+    return seenValid && !permit.verdict.allowed();
+  }
+
+  /**
+   * Chooses where to count before locking: the identity's own segment if it has a slot or a key can
+   * be reserved for one, else the overflow.
+   */
+  void plan() {
+    target = table.segmentOf(hi);
+    if (seenAt < 0) {
+      if (!table.retired && table.budget.tryTake()) {
+        reserved = true;
+      } else {
+        target = table.overflow;
+      }
+    }
+  }
+
+  /**
+   * Finds or inserts the identity in its target, whose lock the caller holds; false if it has no
+   * slot and none may be made now (it was swept, or its rule retired, since it was looked at).
+   */
+  boolean locate() {
+    if (target == table.overflow) {
+      at = Segment.find(target.slots, Table.OVERFLOW_HI, Table.OVERFLOW_LO);
+      return true;
+    }
+    long[] slots = target.slots;
+    boolean stillThere = slots == seenSlots && seenAt >= 0 && slots[seenAt] == hi
+        && slots[seenAt + 1] == lo;
+    at = stillThere ? seenAt : Segment.find(slots, hi, lo);
+    if (at >= 0 || !reserved || table.retired) {
+      release();
+      return at >= 0;
+    }
+    at = target.insert(hi, lo);
+    reserved = false;
+    return true;
+  }
+
+  /** Gives back a reserved key that was not needed. */
+  void release() {
+    if (reserved) {
+      table.budget.give(1);
+      reserved = false;
+    }
+  }
+
+  /** Re-decides under the lock if the state moved since the optimistic look. */
+  void evaluateLocked(long now) {
+    long[] slots = target.slots;
+    if (slots[at + 2] != seenFirst || slots[at + 3] != seenSecond) {
+      algorithm().evaluate(slots[at + 2], slots[at + 3], now, permit.quota, permit.cost,
+          permit.verdict);
+    }
+  }
+
+  void commit() {
+    long[] slots = target.slots;
+    slots[at + 2] = permit.verdict.nextFirst();
+    slots[at + 3] = permit.verdict.nextSecond();
+  }
+
+  /** Lock order: by table, then by segment within it (the overflow last). */
+  int compareTo(Claim other) {
+    int byTable = Integer.compare(table.ordinal, other.table.ordinal);
+    return byTable != 0 ? byTable : Integer.compare(target.index, other.target.index);
+  }
+}
