@@ -46,8 +46,4 @@ final class KeyBudget {
       LOG.info("Sluice memory store has room again: " + used.get() + " of " + max + " keys in use.");
     }
   }
-
-  boolean isExhausted() {
-    return exhausted;
-  }
 }

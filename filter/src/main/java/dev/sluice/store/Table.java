@@ -76,19 +76,6 @@ final class Table implements Counters {
     }
   }
 
-  long size() {
-    long size = 0;
-    for (Segment segment : segments) {
-      long stamp = segment.lock.readLock();
-      try {
-        size += segment.size;
-      } finally {
-        segment.lock.unlockRead(stamp);
-      }
-    }
-    return size;
-  }
-
   @Override
   public String ruleId() {
     return ruleId;
