@@ -31,8 +31,8 @@ final class BenchConfig {
     List<Rule> kept = new ArrayList<>(rules.rules());
     kept.removeIf(rule -> drop.contains(rule.id()));
     Limiter limiter = new Limiter(store);
-    limiter.apply(new Rules(kept, rules.excludes(), rules.clientIp(), rules.tiers(),
-        rules.apiKeyHeader()));
+    limiter.apply(
+        new Rules(kept, rules.excludes(), rules.clientIp(), rules.tiers(), rules.apiKeyHeader()));
     return limiter;
   }
 

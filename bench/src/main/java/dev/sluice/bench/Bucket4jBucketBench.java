@@ -18,7 +18,6 @@ public class Bucket4jBucketBench extends BucketBench {
   @Param({"probe", "bare"})
   public String answer;
 
-
   private ConcurrentHashMap<String, Bucket> buckets;
   private long limit;
   private Duration window;
@@ -32,15 +31,16 @@ public class Bucket4jBucketBench extends BucketBench {
 
   @Override
   protected void add(String identity) {
-    buckets.put(identity, Bucket.builder()
-        .addLimit(b -> b.capacity(limit).refillGreedy(limit, window))
-        .build());
+    buckets.put(
+        identity,
+        Bucket.builder().addLimit(b -> b.capacity(limit).refillGreedy(limit, window)).build());
   }
 
   @Override
   protected boolean take(int i) {
     Bucket bucket = buckets.get(identities[i]);
-    return answer.equals("bare") ? bucket.tryConsume(1)
+    return answer.equals("bare")
+        ? bucket.tryConsume(1)
         : bucket.tryConsumeAndReturnRemaining(1).isConsumed();
   }
 }

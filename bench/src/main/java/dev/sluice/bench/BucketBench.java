@@ -10,9 +10,12 @@ import org.openjdk.jmh.annotations.Param;
 public abstract class BucketBench extends KeyedBench {
   /** So high that nothing is ever denied during a run: both sides take the allow path. */
   static final long ALLOW_LIMIT = 1_000_000_000;
+
   static final Duration ALLOW_WINDOW = Duration.ofSeconds(1);
+
   /** One request a day, spent while filling: every timed call takes the deny path. */
   static final long DENY_LIMIT = 1;
+
   static final Duration DENY_WINDOW = Duration.ofDays(1);
 
   @Param({"allow", "deny"})

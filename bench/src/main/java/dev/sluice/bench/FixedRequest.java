@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * A request with fixed values, made once and replayed. Headers are kept as name/value pairs and
- * searched case-insensitively, as a servlet container's header list is, so the lookup costs what
- * it would in production rather than a pre-lower-cased hash map.
+ * searched case-insensitively, as a servlet container's header list is, so the lookup costs what it
+ * would in production rather than a pre-lower-cased hash map.
  */
 final class FixedRequest implements RequestView {
   private final String method;

@@ -27,8 +27,10 @@ public final class HeapPerKey {
   private HeapPerKey() {}
 
   public static void main(String[] args) throws Exception {
-    int[] sizes = args.length == 0 ? new int[] {100_000, 1_000_000}
-        : Arrays.stream(args).mapToInt(Integer::parseInt).toArray();
+    int[] sizes =
+        args.length == 0
+            ? new int[] {100_000, 1_000_000}
+            : Arrays.stream(args).mapToInt(Integer::parseInt).toArray();
     describeJvm();
     System.out.printf("%-9s %10s %14s %12s%n", "limiter", "keys", "heap growth", "bytes/key");
     for (int n : sizes) {
@@ -58,10 +60,15 @@ public final class HeapPerKey {
   /** Bucket4j's local buckets keyed by the same identity text, 100 per minute like heap.yaml. */
   private static IntPredicate bucket4j(int n) {
     ConcurrentHashMap<String, Bucket> buckets = new ConcurrentHashMap<>();
-    return i -> buckets.computeIfAbsent(Identities.ipIdentity(i), k -> Bucket.builder()
-            .addLimit(b -> b.capacity(100).refillGreedy(100, Duration.ofMinutes(1)))
-            .build())
-        .tryConsume(1);
+    return i ->
+        buckets
+            .computeIfAbsent(
+                Identities.ipIdentity(i),
+                k ->
+                    Bucket.builder()
+                        .addLimit(b -> b.capacity(100).refillGreedy(100, Duration.ofMinutes(1)))
+                        .build())
+            .tryConsume(1);
   }
 
   /** Bytes of live heap added by {@code n} keys, the empty limiter itself excluded. */
@@ -79,8 +86,8 @@ public final class HeapPerKey {
   }
 
   private static void report(String name, int n, long bytes) {
-    System.out.printf(Locale.ROOT, "%-9s %,10d %,12d B %12.1f%n", name, n, bytes,
-        bytes / (double) n);
+    System.out.printf(
+        Locale.ROOT, "%-9s %,10d %,12d B %12.1f%n", name, n, bytes, bytes / (double) n);
   }
 
   /** Used heap after several full collections: a single one may leave finalizable or soft data. */
@@ -99,9 +106,12 @@ public final class HeapPerKey {
     for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
       gcs.append(gcs.length() == 0 ? "" : ", ").append(gc.getName());
     }
-    System.out.printf("JVM %s %s, max heap %d MiB, GC %s, UseCompressedOops=%s%n",
-        System.getProperty("java.vm.name"), Runtime.version(),
-        Runtime.getRuntime().maxMemory() >> 20, gcs,
+    System.out.printf(
+        "JVM %s %s, max heap %d MiB, GC %s, UseCompressedOops=%s%n",
+        System.getProperty("java.vm.name"),
+        Runtime.version(),
+        Runtime.getRuntime().maxMemory() >> 20,
+        gcs,
         hotspot.getVMOption("UseCompressedOops").getValue());
   }
 }

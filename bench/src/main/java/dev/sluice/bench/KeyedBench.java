@@ -27,7 +27,9 @@ import org.openjdk.jmh.annotations.Threads;
  * kind of VM made single iterations 3 to 10 times slower than the rest.
  */
 @State(Scope.Benchmark)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"})
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public abstract class KeyedBench {
@@ -85,9 +87,14 @@ public abstract class KeyedBench {
   public void checkPath() {
     for (int i : new int[] {0, keys - 1}) {
       if (take(i) != expectAllowed()) {
-        throw new IllegalStateException(getClass().getSimpleName() + ": identity " + i + " was "
-            + (expectAllowed() ? "denied" : "allowed") + "; the benchmark no longer measures "
-            + "the path it claims to");
+        throw new IllegalStateException(
+            getClass().getSimpleName()
+                + ": identity "
+                + i
+                + " was "
+                + (expectAllowed() ? "denied" : "allowed")
+                + "; the benchmark no longer measures "
+                + "the path it claims to");
       }
     }
   }

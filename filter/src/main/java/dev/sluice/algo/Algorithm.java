@@ -10,8 +10,7 @@ package dev.sluice.algo;
 public enum Algorithm {
   FIXED_WINDOW {
     @Override
-    public void evaluate(long first, long second, long now, Quota quota, long cost,
-        Verdict out) {
+    public void evaluate(long first, long second, long now, Quota quota, long cost, Verdict out) {
       FixedWindow.evaluate(first, second, now, quota, cost, out);
     }
 
@@ -22,8 +21,7 @@ public enum Algorithm {
   },
   SLIDING_WINDOW {
     @Override
-    public void evaluate(long first, long second, long now, Quota quota, long cost,
-        Verdict out) {
+    public void evaluate(long first, long second, long now, Quota quota, long cost, Verdict out) {
       SlidingWindow.evaluate(first, second, now, quota, cost, out);
     }
 
@@ -34,8 +32,7 @@ public enum Algorithm {
   },
   TOKEN_BUCKET {
     @Override
-    public void evaluate(long first, long second, long now, Quota quota, long cost,
-        Verdict out) {
+    public void evaluate(long first, long second, long now, Quota quota, long cost, Verdict out) {
       TokenBucket.evaluate(first, now, quota, cost, out);
     }
 
@@ -50,8 +47,8 @@ public enum Algorithm {
    * second}) at {@code now} (microseconds). Fills {@code out}, including the state to store if
    * allowed.
    */
-  public abstract void evaluate(long first, long second, long now, Quota quota, long cost,
-      Verdict out);
+  public abstract void evaluate(
+      long first, long second, long now, Quota quota, long cost, Verdict out);
 
   /**
    * The instant from which the state is indistinguishable from a fresh one, so a store may forget

@@ -8,8 +8,7 @@ package dev.sluice.algo;
 final class FixedWindow {
   private FixedWindow() {}
 
-  static void evaluate(long first, long second, long now, Quota quota, long cost,
-      Verdict out) {
+  static void evaluate(long first, long second, long now, Quota quota, long cost, Verdict out) {
     long window = quota.windowMicros;
     // A clock that steps back stays in the stored window rather than forgetting its count.
     long index = Math.max(Math.floorDiv(now, window), first);

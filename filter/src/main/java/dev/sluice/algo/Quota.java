@@ -12,16 +12,20 @@ public final class Quota {
   final long limit;
   final long windowMicros;
   final long burst;
-  /** Token bucket: microseconds that earn one permit, rounded up so the rate never exceeds limit. */
+
+  /**
+   * Token bucket: microseconds that earn one permit, rounded up so the rate never exceeds limit.
+   */
   final long emissionMicros;
+
   /** Token bucket: how far ahead of now the bucket may be spent, {@code burst × emission}. */
   final long toleranceMicros;
 
-  private Quota(long limit, long windowMicros, long burst) {
+  private Quota(long limit, long windowMicros, long burst, long emissionMicros) {
     this.limit = limit;
     this.windowMicros = windowMicros;
     this.burst = burst;
-    this.emissionMicros = (windowMicros + limit - 1) / limit;
+    this.emissionMicros = emissionMicros;
     this.toleranceMicros = burst * emissionMicros;
   }
 
@@ -29,7 +33,8 @@ public final class Quota {
    * Returns the quota of {@code limit} permits per {@code windowMicros} with a bucket of {@code
    * burst}.
    *
-   * @throws IllegalArgumentException if a value is not positive or the bucket would be absurdly large
+   * @throws IllegalArgumentException if a value is not positive or the bucket would be absurdly
+   *     large
    */
   public static Quota of(long limit, long windowMicros, long burst) {
     if (limit <= 0 || windowMicros <= 0 || burst <= 0) {
@@ -39,7 +44,7 @@ public final class Quota {
     if (burst > MAX_TOLERANCE_MICROS / emission) {
       throw new IllegalArgumentException("burst × window / limit is too large");
     }
-    return new Quota(limit, windowMicros, burst);
+    return new Quota(limit, windowMicros, burst, emission);
   }
 
   public long limit() {

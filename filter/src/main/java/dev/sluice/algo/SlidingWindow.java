@@ -21,8 +21,7 @@ final class SlidingWindow {
 
   private SlidingWindow() {}
 
-  static void evaluate(long first, long second, long now, Quota quota, long cost,
-      Verdict out) {
+  static void evaluate(long first, long second, long now, Quota quota, long cost, Verdict out) {
     long window = quota.windowMicros;
     // A clock that steps back (NTP, a failover to another Redis) stays in the stored window.
     long index = Math.max(Math.floorDiv(now, window), first);
@@ -52,12 +51,14 @@ final class SlidingWindow {
     return prev * (double) (window - elapsed) / window + cur;
   }
 
-  private static boolean admits(long prev, long cur, long elapsed, long window, long limit, long c) {
+  private static boolean admits(
+      long prev, long cur, long elapsed, long window, long limit, long c) {
     return rate(prev, cur, elapsed, window) + (c - 1) < limit;
   }
 
   /** The wait until a request of cost c is admitted, if nothing else arrives. */
-  private static long retryAfter(long prev, long cur, long elapsed, long window, long limit, long c) {
+  private static long retryAfter(
+      long prev, long cur, long elapsed, long window, long limit, long c) {
     if (prev > 0 && cur + c - 1 < limit) {
       // Later in this window, once the previous window's weight has decayed enough.
       return firstAdmitting(prev, cur, elapsed, window, limit, c) - elapsed;

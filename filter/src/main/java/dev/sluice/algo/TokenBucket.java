@@ -2,8 +2,8 @@ package dev.sluice.algo;
 
 /**
  * A token bucket kept as one number: the theoretical arrival time (TAT) of GCRA, the instant at
- * which the bucket would be full again. It is the same bucket the design notes describe with
- * {@code tokens} and {@code last_refill}: {@code tokens = (tolerance − (TAT − now)) / emission}, so
+ * which the bucket would be full again. It is the same bucket the design notes describe with {@code
+ * tokens} and {@code last_refill}: {@code tokens = (tolerance − (TAT − now)) / emission}, so
  * fractional tokens and lazy refill come for free, the arithmetic stays in exact integers, and a
  * store keeps one value per key instead of two.
  *

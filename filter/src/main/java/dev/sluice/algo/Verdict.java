@@ -56,7 +56,12 @@ public final class Verdict {
   @Override
   public String toString() {
     return (allowed ? "allowed" : "denied")
-        + " remaining=" + remaining
-        + " reset=" + resetMicros + "µs retryAfter=" + retryAfterMicros + "µs";
+        + " remaining="
+        + remaining
+        + " reset="
+        + resetMicros
+        + "µs retryAfter="
+        + retryAfterMicros
+        + "µs";
   }
 }

@@ -34,13 +34,18 @@ public final class Check {
     }
     try {
       Config config = ConfigParser.parse(args[0], content);
-      out.println("OK " + args[0] + ": " + config.rules().rules().size() + " rules, store "
-          + config.store());
+      out.println(
+          "OK "
+              + args[0]
+              + ": "
+              + config.rules().rules().size()
+              + " rules, store "
+              + config.store());
       return 0;
     } catch (InvalidConfigException e) {
       err.println(e.getMessage());
-      err.println(e.errors().size() + (e.errors().size() == 1 ? " error" : " errors") + " in "
-          + args[0]);
+      err.println(
+          e.errors().size() + (e.errors().size() == 1 ? " error" : " errors") + " in " + args[0]);
       return 1;
     }
   }

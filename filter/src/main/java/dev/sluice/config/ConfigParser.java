@@ -24,8 +24,8 @@ import org.yaml.snakeyaml.nodes.Tag;
 
 /**
  * Reads ratelimit.yaml into a {@link Config}, or fails with every problem found, each naming the
- * file, line, column and field. Nothing half-valid is ever returned: a reload either applies a whole
- * file or keeps the rules in force.
+ * file, line, column and field. Nothing half-valid is ever returned: a reload either applies a
+ * whole file or keeps the rules in force.
  */
 public final class ConfigParser {
   static final long MAX_COUNT = 1_000_000_000L;
@@ -49,8 +49,14 @@ public final class ConfigParser {
   private static Node compose(String content, Problems problems) {
     if (content.length() > MAX_CHARS) {
       // SnakeYAML's own limit misses a long comment at the end; this one misses nothing.
-      problems.at((Mark) null, "", "the file has " + content.length() + " characters; the most "
-          + "Sluice reads is " + MAX_CHARS);
+      problems.at(
+          (Mark) null,
+          "",
+          "the file has "
+              + content.length()
+              + " characters; the most "
+              + "Sluice reads is "
+              + MAX_CHARS);
       return null;
     }
     LoaderOptions options = new LoaderOptions();
@@ -87,7 +93,9 @@ public final class ConfigParser {
     Mark context = e.getContextMark();
     Mark at = e.getProblemMark();
     boolean elsewhere = context != null && (at == null || context.getLine() != at.getLine());
-    return e.getContext() + (elsewhere ? " at line " + (context.getLine() + 1) : "") + ", "
+    return e.getContext()
+        + (elsewhere ? " at line " + (context.getLine() + 1) : "")
+        + ", "
         + problem;
   }
 
@@ -98,8 +106,8 @@ public final class ConfigParser {
     Fields top = new Fields(root, "", problems);
     StoreSettings store = store(top.fields("store"));
     Fields defaultFields = top.fields("defaults");
-    RuleValues defaults = defaultFields == null ? new RuleValues()
-        : RuleValues.read(defaultFields, problems);
+    RuleValues defaults =
+        defaultFields == null ? new RuleValues() : RuleValues.read(defaultFields, problems);
     if (defaultFields != null) {
       defaultFields.finish(RuleValues.FIELDS);
     }
@@ -129,9 +137,12 @@ public final class ConfigParser {
     }
     String type = f.string("type");
     if (type != null && !type.equals("memory")) {
-      problems.at(f.where("type"), f.pathOf("type"), type.equals("redis")
-          ? "the redis store is not in this version of Sluice yet; use memory"
-          : "must be memory, got \"" + type + "\"");
+      problems.at(
+          f.where("type"),
+          f.pathOf("type"),
+          type.equals("redis")
+              ? "the redis store is not in this version of Sluice yet; use memory"
+              : "must be memory, got \"" + type + "\"");
     }
     Long maxKeys = f.positive("max_keys");
     f.finish("type", "max_keys");
@@ -139,19 +150,38 @@ public final class ConfigParser {
   }
 
   private ClientIp clientIp(Fields f) {
-    List<Cidr> trusted = new ArrayList<>();
-    if (f != null) {
-      List<Fields.Value> cidrs = f.values("trusted_proxies");
-      for (Fields.Value cidr : cidrs == null ? Collections.<Fields.Value>emptyList() : cidrs) {
-        try {
-          trusted.add(Cidr.parse(cidr.text));
-        } catch (IllegalArgumentException e) {
-          problems.at(cidr.node, cidr.path, e.getMessage());
-        }
-      }
-      f.finish("trusted_proxies");
+    if (f == null) {
+      return new ClientIp(Collections.<Cidr>emptyList());
     }
-    return new ClientIp(trusted);
+    List<Cidr> trusted = new ArrayList<>();
+    List<Fields.Value> cidrs = f.values("trusted_proxies");
+    for (Fields.Value cidr : cidrs == null ? Collections.<Fields.Value>emptyList() : cidrs) {
+      try {
+        trusted.add(Cidr.parse(cidr.text));
+      } catch (IllegalArgumentException e) {
+        problems.at(cidr.node, cidr.path, e.getMessage());
+      }
+    }
+    String chain = f.string("header");
+    String chainHeader = ClientIp.X_FORWARDED_FOR;
+    if (chain != null && chain.equalsIgnoreCase(ClientIp.FORWARDED)) {
+      chainHeader = ClientIp.FORWARDED;
+    } else if (chain != null && !chain.equalsIgnoreCase(ClientIp.X_FORWARDED_FOR)) {
+      problems.at(
+          f.where("header"),
+          f.pathOf("header"),
+          "must be X-Forwarded-For or Forwarded, got \"" + chain + "\"");
+    }
+    Long prefix = f.positive("ipv6_prefix");
+    if (prefix != null && prefix > 128) {
+      problems.at(
+          f.where("ipv6_prefix"), f.pathOf("ipv6_prefix"), "must be from 1 to 128, got " + prefix);
+    }
+    f.finish("trusted_proxies", "header", "ipv6_prefix");
+    return new ClientIp(
+        trusted,
+        chainHeader,
+        prefix == null || prefix > 128 ? ClientIp.DEFAULT_IPV6_PREFIX : prefix.intValue());
   }
 
   private Tiers tiers(Fields f) {
@@ -172,9 +202,12 @@ public final class ConfigParser {
           // The messages never repeat the key: it is a secret, and they end up in logs.
           String other = byKey.put(key.text, tier);
           if (other != null) {
-            problems.at(key.node, key.path, other.equals(tier)
-                ? "this API key appears twice in the tier"
-                : "this API key is also in tier " + other + "; a key has one tier");
+            problems.at(
+                key.node,
+                key.path,
+                other.equals(tier)
+                    ? "this API key appears twice in the tier"
+                    : "this API key is also in tier " + other + "; a key has one tier");
           }
         }
       }

@@ -25,37 +25,34 @@ public final class ConfigSource {
 
   private final String name;
   private final Path file;
-  private final URL resource;
+  private final ClassLoader loader;
+  private final String resource;
 
-  private ConfigSource(String name, Path file, URL resource) {
+  private ConfigSource(String name, Path file, ClassLoader loader, String resource) {
     this.name = name;
     this.file = file;
+    this.loader = loader;
     this.resource = resource;
   }
 
   /** Resolves the location by the order above; {@code explicit} is the init-param, or null. */
-  public static ConfigSource locate(String explicit, Map<String, String> environment,
-      ClassLoader loader) {
-    String location = firstGiven(explicit, System.getProperty(PROPERTY),
-        environment.get(ENVIRONMENT), DEFAULT);
+  public static ConfigSource locate(
+      String explicit, Map<String, String> environment, ClassLoader loader) {
+    String location =
+        firstGiven(explicit, System.getProperty(PROPERTY), environment.get(ENVIRONMENT), DEFAULT);
     return of(location, loader);
   }
 
-  /** A location as written: a file path, or {@code classpath:name}. */
+  /**
+   * A location as written: a file path, or {@code classpath:name}. A resource is looked up again at
+   * every read, so one that is missing at start-up is picked up once it appears.
+   */
   public static ConfigSource of(String location, ClassLoader loader) {
     if (!location.startsWith(CLASSPATH)) {
-      return new ConfigSource(location, Paths.get(location), null);
+      return new ConfigSource(location, Paths.get(location), null, null);
     }
     String resourceName = location.substring(CLASSPATH.length()).replaceFirst("^/+", "");
-    URL url = loader == null ? null : loader.getResource(resourceName);
-    if (url != null && "file".equals(url.getProtocol())) {
-      try {
-        return new ConfigSource(location, Paths.get(url.toURI()), null);
-      } catch (URISyntaxException | IllegalArgumentException e) {
-        // Not a path after all: read it as a resource.
-      }
-    }
-    return new ConfigSource(location, null, url);
+    return new ConfigSource(location, null, loader, resourceName);
   }
 
   private static String firstGiven(String... candidates) {
@@ -67,29 +64,47 @@ public final class ConfigSource {
     throw new AssertionError("the default is always given");
   }
 
-  /** How messages name this source. */
+  /** How messages name this source: the file it is, when it is one. */
   public String name() {
-    return file != null ? file.toString() : name;
+    Path path = file();
+    return path != null ? path.toString() : name;
   }
 
-  /** The file to watch, or null for a resource inside a jar (which cannot change). */
+  /** The file to watch for events, or null when there is none (a missing or packed resource). */
   Path file() {
-    return file;
+    if (file != null) {
+      return file;
+    }
+    URL url = resourceUrl();
+    if (url != null && "file".equals(url.getProtocol())) {
+      try {
+        return Paths.get(url.toURI());
+      } catch (URISyntaxException | IllegalArgumentException e) {
+        return null; // not a plain path after all: read it as a resource
+      }
+    }
+    return null;
+  }
+
+  private URL resourceUrl() {
+    return loader == null ? null : loader.getResource(resource);
   }
 
   /** The current content, or null if there is none. */
   byte[] read() throws IOException {
-    if (file != null) {
+    Path path = file();
+    if (path != null) {
       try {
-        return Files.readAllBytes(file);
+        return Files.readAllBytes(path);
       } catch (NoSuchFileException e) {
         return null;
       }
     }
-    if (resource == null) {
+    URL url = file == null ? resourceUrl() : null;
+    if (url == null) {
       return null;
     }
-    try (InputStream in = resource.openStream()) {
+    try (InputStream in = url.openStream()) {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       byte[] buffer = new byte[8192];
       for (int n; (n = in.read(buffer)) > 0; ) {

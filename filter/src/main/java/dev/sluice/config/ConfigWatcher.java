@@ -14,13 +14,15 @@ import java.util.logging.Logger;
 /**
  * Pokes a reload whenever the config file may have changed: at once when the directory reports an
  * event, and every {@code pollMillis} regardless. The poll is what catches a Kubernetes ConfigMap
- * (a symlink swap that inotify reports on another path) or a file system with no events at all;
- * the reload itself compares content hashes, so a poke without a change costs one small read.
+ * (a symlink swap that inotify reports on another path) or a file system with no events at all; the
+ * reload itself compares the content, so a poke without a change costs one small read.
  */
 final class ConfigWatcher implements Closeable {
   private static final Logger LOG = Logger.getLogger("dev.sluice.config");
+
   /** A file is read once its directory has been quiet this long, so writers can finish. */
   private static final long SETTLE_MILLIS = 200;
+
   /** ...but a directory that never goes quiet is read at least this often. */
   private static final long MAX_SETTLE_MILLIS = 1_000;
 
@@ -35,13 +37,20 @@ final class ConfigWatcher implements Closeable {
     thread.start();
   }
 
+  /** File events for the file's directory, or null to poll only (no file, or no events). */
   private static WatchService register(Path file) {
+    if (file == null) {
+      return null;
+    }
     Path dir = file.toAbsolutePath().getParent();
     WatchService service = null;
     try {
       service = dir.getFileSystem().newWatchService();
-      dir.register(service, StandardWatchEventKinds.ENTRY_CREATE,
-          StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_DELETE);
+      dir.register(
+          service,
+          StandardWatchEventKinds.ENTRY_CREATE,
+          StandardWatchEventKinds.ENTRY_MODIFY,
+          StandardWatchEventKinds.ENTRY_DELETE);
       return service;
     } catch (IOException | RuntimeException e) {
       LOG.log(Level.FINE, "no file events for " + dir + "; polling only", e);
@@ -61,8 +70,10 @@ final class ConfigWatcher implements Closeable {
           while (key != null) {
             key.pollEvents();
             key.reset();
-            key = System.nanoTime() < settleUntil
-                ? events.poll(SETTLE_MILLIS, TimeUnit.MILLISECONDS) : null;
+            key =
+                System.nanoTime() < settleUntil
+                    ? events.poll(SETTLE_MILLIS, TimeUnit.MILLISECONDS)
+                    : null;
           }
         }
         reload.run();

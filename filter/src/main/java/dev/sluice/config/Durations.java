@@ -3,7 +3,10 @@ package dev.sluice.config;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Durations as ratelimit.yaml writes them: {@code 500ms}, {@code 1s}, {@code 1m}, {@code 1h}, {@code 1d}. */
+/**
+ * Durations as ratelimit.yaml writes them: {@code 500ms}, {@code 1s}, {@code 1m}, {@code 1h},
+ * {@code 1d}.
+ */
 final class Durations {
   static final long MAX_MICROS = 365L * 86_400_000_000L;
   private static final Pattern FORMAT = Pattern.compile("(\\d{1,9})(ms|s|m|h|d)");

@@ -17,15 +17,17 @@ import org.yaml.snakeyaml.nodes.Tag;
 /**
  * One YAML mapping read field by field from SnakeYAML's node tree, which keeps every value's line
  * and column (SnakeYAML never constructs an object from the file). A value of the wrong type is
- * reported with its place and read as absent; {@link #finish} reports every field nobody asked
- * for, which is how typos surface.
+ * reported with its place and read as absent; {@link #finish} reports every field nobody asked for,
+ * which is how typos surface.
  */
 final class Fields {
   private final String path;
   private final Node node;
   private final Problems problems;
+
   /** Fields not taken yet, by name: the key (where an unknown one is reported) and the value. */
   private final Map<String, NodeTuple> unread = new LinkedHashMap<>();
+
   private final Map<String, Node> read = new HashMap<>();
 
   Fields(Node node, String path, Problems problems) {
@@ -73,7 +75,15 @@ final class Fields {
   Node take(String name) {
     NodeTuple field = unread.remove(name);
     Node value = field == null ? null : field.getValueNode();
-    if (value == null || value.getTag().equals(Tag.NULL)) {
+    if (value != null && value.getTag().equals(Tag.NULL)) {
+      // "limit:" with nothing after it would otherwise quietly fall back to defaults.
+      problems.at(
+          field.getKeyNode(),
+          pathOf(name),
+          "has no value; give one, or remove the line to use the default");
+      return null;
+    }
+    if (value == null) {
       return null;
     }
     read.put(name, value);
@@ -88,7 +98,9 @@ final class Fields {
   /** Reports every field not taken. */
   void finish(String... known) {
     for (Map.Entry<String, NodeTuple> unknown : unread.entrySet()) {
-      problems.at(unknown.getValue().getKeyNode(), pathOf(unknown.getKey()),
+      problems.at(
+          unknown.getValue().getKeyNode(),
+          pathOf(unknown.getKey()),
           "unknown field (known here: " + String.join(", ", known) + ")");
     }
     unread.clear();
@@ -111,8 +123,8 @@ final class Fields {
       return null;
     }
     if (value instanceof ScalarNode && value.getTag().equals(Tag.BOOL)) {
-      return Boolean.valueOf(((ScalarNode) value).getValue().toLowerCase(Locale.ROOT)
-          .matches("true|yes|on|y"));
+      return Boolean.valueOf(
+          ((ScalarNode) value).getValue().toLowerCase(Locale.ROOT).matches("true|yes|on|y"));
     }
     problems.at(value, pathOf(name), "must be true or false");
     return null;
@@ -126,8 +138,13 @@ final class Fields {
     }
     long micros = Durations.parseMicros(text);
     if (micros < 0) {
-      problems.at(where(name), pathOf(name), "must be a duration from 1ms to 365d such as 500ms, "
-          + "1s, 1m, 1h or 1d, got \"" + text + "\"");
+      problems.at(
+          where(name),
+          pathOf(name),
+          "must be a duration from 1ms to 365d such as 500ms, "
+              + "1s, 1m, 1h or 1d, got \""
+              + text
+              + "\"");
       return null;
     }
     return micros;
@@ -147,7 +164,9 @@ final class Fields {
       }
       names.add(configName);
     }
-    problems.at(where(name), pathOf(name),
+    problems.at(
+        where(name),
+        pathOf(name),
         "must be one of " + String.join(", ", names) + ", got \"" + text + "\"");
     return null;
   }
@@ -219,14 +238,19 @@ final class Fields {
 
   private Long positive(Node value, String at) {
     String text = value instanceof ScalarNode ? ((ScalarNode) value).getValue() : null;
-    if (text != null && value.getTag().equals(Tag.INT) && text.matches("\\+?[0-9_]{1,13}")) {
+    // No leading zero: YAML 1.1 reads 010 as octal 8, and no reader should have to guess.
+    if (text != null && value.getTag().equals(Tag.INT) && text.matches("\\+?[1-9][0-9_]{0,12}")) {
       long n = Long.parseLong(text.replace("_", "").replace("+", ""));
       if (n > 0 && n <= ConfigParser.MAX_COUNT) {
         return n;
       }
     }
-    problems.at(value, at, "must be a whole number from 1 to " + ConfigParser.MAX_COUNT
-        + (text == null ? "" : ", got \"" + text + "\""));
+    problems.at(
+        value,
+        at,
+        "must be a whole number from 1 to "
+            + ConfigParser.MAX_COUNT
+            + (text == null ? "" : ", got \"" + text + "\""));
     return null;
   }
 

@@ -39,8 +39,7 @@ public final class LiveLimiter implements Closeable {
     if (first != null) {
       apply(first);
     }
-    this.watcher = watch && source.file() != null
-        ? new ConfigWatcher(source.file(), this::reload, POLL_MILLIS) : null;
+    this.watcher = watch ? new ConfigWatcher(source.file(), this::reload, POLL_MILLIS) : null;
   }
 
   /** Loads {@code source} and follows its changes on a daemon thread. */
@@ -64,8 +63,14 @@ public final class LiveLimiter implements Closeable {
       return false;
     }
     if (!config.store().equals(storeSettings)) {
-      LOG.warning("Sluice: store settings in " + source + " changed to " + config.store()
-          + "; the " + storeSettings + " store stays until the application restarts.");
+      LOG.warning(
+          "Sluice: store settings in "
+              + source
+              + " changed to "
+              + config.store()
+              + "; the "
+              + storeSettings
+              + " store stays until the application restarts.");
     }
     apply(config);
     return true;
@@ -81,21 +86,33 @@ public final class LiveLimiter implements Closeable {
       return null;
     }
     if (content == null) {
-      report("Sluice found no config at " + source + (applied == null
-          ? "; nothing is limited until it appears." : "; the last rules read stay in force."));
+      report(
+          "Sluice found no config at "
+              + source
+              + (applied == null
+                  ? "; nothing is limited until it appears."
+                  : "; the last rules read stay in force."));
       return null;
     }
     if (Arrays.equals(content, applied)) {
+      lastProblem = null; // back to the rules in force: a problem that returns is news again
       return null;
     }
     try {
-      Config config = ConfigParser.parse(source.name(), new String(content, StandardCharsets.UTF_8));
+      Config config =
+          ConfigParser.parse(source.name(), new String(content, StandardCharsets.UTF_8));
       applied = content;
       lastProblem = null;
       return config;
     } catch (InvalidConfigException e) {
-      report("Sluice rejected " + source + (applied == null ? "; nothing is limited until it is "
-          + "fixed" : "; the last good rules stay in force") + ":\n" + e.getMessage());
+      report(
+          "Sluice rejected "
+              + source
+              + (applied == null
+                  ? "; nothing is limited until it is " + "fixed"
+                  : "; the last good rules stay in force")
+              + ":\n"
+              + e.getMessage());
       return null;
     }
   }

@@ -35,13 +35,15 @@ final class Problems {
     if (!errors.isEmpty()) {
       List<ConfigError> sorted = new ArrayList<>(errors);
       // Stable: problems at one place keep the order they were found in.
-      Collections.sort(sorted, new Comparator<ConfigError>() {
-        @Override
-        public int compare(ConfigError a, ConfigError b) {
-          int byLine = Integer.compare(a.line(), b.line());
-          return byLine != 0 ? byLine : Integer.compare(a.column(), b.column());
-        }
-      });
+      Collections.sort(
+          sorted,
+          new Comparator<ConfigError>() {
+            @Override
+            public int compare(ConfigError a, ConfigError b) {
+              int byLine = Integer.compare(a.line(), b.line());
+              return byLine != 0 ? byLine : Integer.compare(a.column(), b.column());
+            }
+          });
       throw new InvalidConfigException(sorted);
     }
   }

@@ -17,7 +17,16 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
 /** Reads the rules of one file: each rule's own fields over the defaults, checked together. */
 final class RuleReader {
   private static final String[] FIELDS = {
-    "id", "match", "key", "limit", "window", "algorithm", "burst", "cost", "on_error", "shadow",
+    "id",
+    "match",
+    "key",
+    "limit",
+    "window",
+    "algorithm",
+    "burst",
+    "cost",
+    "on_error",
+    "shadow",
     "tiers"
   };
 
@@ -81,7 +90,9 @@ final class RuleReader {
     if (paths == null) {
       problems.at(match.node(), match.pathOf("path"), "missing: give a path pattern or a list");
     } else if (paths.isEmpty() && isEmptyList(match.where("path"))) {
-      problems.at(match.where("path"), match.pathOf("path"),
+      problems.at(
+          match.where("path"),
+          match.pathOf("path"),
           "an empty list matches nothing; give at least one path pattern");
       paths = null;
     }
@@ -91,6 +102,9 @@ final class RuleReader {
         problems.at(method.node, method.path, "\"" + method.text + "\" is not an HTTP method");
       }
       methods.add(method.text.toUpperCase(Locale.ROOT));
+    }
+    if (methods.contains("GET")) {
+      methods.add("HEAD"); // servlets answer HEAD by running doGet: the same work, the same limit
     }
     match.finish("path", "methods");
     return paths;
@@ -107,7 +121,9 @@ final class RuleReader {
         problems.at(f.node(), f.pathOf("id"), "missing: every rule needs an id");
       }
     } else if (!id.matches("[A-Za-z0-9_.-]{1,64}")) {
-      problems.at(f.where("id"), f.pathOf("id"),
+      problems.at(
+          f.where("id"),
+          f.pathOf("id"),
           "must be 1 to 64 of A-Z a-z 0-9 _ . -, got \"" + id + "\"");
     } else if (!ids.add(id)) {
       problems.at(f.where("id"), f.pathOf("id"), "\"" + id + "\" is the id of an earlier rule");
@@ -135,8 +151,8 @@ final class RuleReader {
 
   /**
    * The quota of {@code limit} per window. The bucket is the limit itself, unless the rule gives a
-   * burst: then a tier's bucket scales with the tier's limit, so a bigger plan gets a bigger
-   * bucket in the same proportion (burst 5 on limit 5 gives a tier of 50 a bucket of 50).
+   * burst: then a tier's bucket scales with the tier's limit, so a bigger plan gets a bigger bucket
+   * in the same proportion (burst 5 on limit 5 gives a tier of 50 a bucket of 50).
    */
   private Quota quota(RuleValues v, long limit, String field) {
     boolean bucket = algorithm(v) == Algorithm.TOKEN_BUCKET;
@@ -161,10 +177,18 @@ final class RuleReader {
     boolean bucket = algorithm(v) == Algorithm.TOKEN_BUCKET;
     long room = bucket ? quota.burst() : quota.limit();
     if (cost > room) {
-      problems.at(v.where("cost"), v.pathOf("cost"), "a request costing " + cost
-          + " could never pass " + (tier == null ? "" : "tier " + tier + "'s ")
-          + (bucket ? "burst" : "limit") + " of " + room + "; lower the cost or raise the "
-          + (bucket ? "burst" : "limit"));
+      problems.at(
+          v.where("cost"),
+          v.pathOf("cost"),
+          "a request costing "
+              + cost
+              + " could never pass "
+              + (tier == null ? "" : "tier " + tier + "'s ")
+              + (bucket ? "burst" : "limit")
+              + " of "
+              + room
+              + "; lower the cost or raise the "
+              + (bucket ? "burst" : "limit"));
       return 0;
     }
     return cost;

@@ -86,7 +86,8 @@ final class RuleValues {
   /** True when the rule or the defaults give {@code field}, even if its value was rejected. */
   boolean given(String field) {
     return source.where(field) != source.node()
-        || (fallback != null && fallback.source != null
+        || (fallback != null
+            && fallback.source != null
             && fallback.source.where(field) != fallback.source.node());
   }
 
@@ -102,9 +103,11 @@ final class RuleValues {
 
   /** The path of a merged field, as {@link #where} locates it. */
   String pathOf(String field) {
-    boolean inherited = fallback != null && fallback.source != null
-        && source.where(field) == source.node()
-        && fallback.source.where(field) != fallback.source.node();
+    boolean inherited =
+        fallback != null
+            && fallback.source != null
+            && source.where(field) == source.node()
+            && fallback.source.where(field) != fallback.source.node();
     return inherited ? fallback.source.pathOf(field) : source.pathOf(field);
   }
 }

@@ -7,6 +7,7 @@ import dev.sluice.store.Store;
 /** The {@code store} section. Unlike rules, a store is chosen at start-up only. */
 public final class StoreSettings {
   static final StoreSettings DEFAULT = new StoreSettings("memory", MemoryStore.DEFAULT_MAX_KEYS);
+
   /** How often the memory store drops idle keys. */
   private static final long SWEEP_EVERY_MILLIS = 1_000;
 
@@ -33,7 +34,8 @@ public final class StoreSettings {
   @Override
   public boolean equals(Object o) {
     return o instanceof StoreSettings
-        && type.equals(((StoreSettings) o).type) && maxKeys == ((StoreSettings) o).maxKeys;
+        && type.equals(((StoreSettings) o).type)
+        && maxKeys == ((StoreSettings) o).maxKeys;
   }
 
   @Override

@@ -5,19 +5,41 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * Who the client is. The direct peer is the client unless it is a trusted proxy; then the
- * forwarding chain ({@code X-Forwarded-For}, else {@code Forwarded}) is read from the right, past
- * every trusted proxy, to the first address no trusted proxy vouches for. Entries to the left of it
- * were written by the client and are ignored, so spoofing the header gains nothing.
+ * Who the client is. The direct peer is the client unless it is a trusted proxy; then the one
+ * forwarding chain the proxies write ({@code X-Forwarded-For} or {@code Forwarded}, never
+ * "whichever is present", or a client would pick) is read from the right, past every trusted proxy,
+ * to the first address no trusted proxy vouches for. Entries to the left of it were written by the
+ * client and are ignored, so spoofing the header gains nothing.
+ *
+ * <p>An IPv6 client is its /64 network by default: one subscriber is handed a whole /64, and
+ * counting each of its 2^64 addresses apart would let it walk past any per-IP limit.
  */
 public final class ClientIp {
+  public static final String X_FORWARDED_FOR = "X-Forwarded-For";
+  public static final String FORWARDED = "Forwarded";
+  public static final int DEFAULT_IPV6_PREFIX = 64;
+
   /** A client cannot make us walk more hops than this, however long its header. */
   private static final int MAX_HOPS = 32;
 
   private final List<Cidr> trustedProxies;
+  private final String chainHeader;
+  private final int ipv6Prefix;
 
-  public ClientIp(List<Cidr> trustedProxies) {
+  /**
+   * @param chainHeader {@link #X_FORWARDED_FOR} or {@link #FORWARDED}: the header the trusted
+   *     proxies write
+   * @param ipv6Prefix how many leading bits of an IPv6 client address make one client, 1 to 128
+   */
+  public ClientIp(List<Cidr> trustedProxies, String chainHeader, int ipv6Prefix) {
     this.trustedProxies = Collections.unmodifiableList(new ArrayList<>(trustedProxies));
+    this.chainHeader = chainHeader;
+    this.ipv6Prefix = ipv6Prefix;
+  }
+
+  /** Proxies that write {@code X-Forwarded-For}; IPv6 clients by /64. */
+  public ClientIp(List<Cidr> trustedProxies) {
+    this(trustedProxies, X_FORWARDED_FOR, DEFAULT_IPV6_PREFIX);
   }
 
   public List<Cidr> trustedProxies() {
@@ -37,9 +59,9 @@ public final class ClientIp {
       return peerText == null ? "unknown" : peerText;
     }
     if (!isTrusted(peer)) {
-      return IpAddress.canonical(peerText, peer);
+      return peer.length == 4 ? IpAddress.canonical(peerText, peer) : client(peer);
     }
-    Hops hops = new Hops(request);
+    Hops hops = new Hops(request, chainHeader);
     byte[] nearest = peer;
     for (int i = 0; i < MAX_HOPS; i++) {
       String hop = hops.next();
@@ -48,11 +70,23 @@ public final class ClientIp {
         break; // end of the chain, or junk a proxy passed on: the last trusted hop is all we know
       }
       if (!isTrusted(address)) {
-        return IpAddress.format(address);
+        return client(address);
       }
       nearest = address;
     }
-    return IpAddress.format(nearest);
+    return client(nearest);
+  }
+
+  /** The client an address stands for: itself, or for IPv6 its network. */
+  private String client(byte[] address) {
+    if (address.length == 4 || ipv6Prefix == 128) {
+      return IpAddress.format(address);
+    }
+    byte[] network = address.clone();
+    for (int bit = ipv6Prefix; bit < 128; bit++) {
+      network[bit / 8] &= (byte) ~(0x80 >>> (bit % 8));
+    }
+    return IpAddress.format(network) + "/" + ipv6Prefix;
   }
 
   private boolean isTrusted(byte[] address) {
@@ -71,10 +105,9 @@ public final class ClientIp {
     private int header;
     private int end;
 
-    Hops(RequestView request) {
-      List<String> xff = request.headers("X-Forwarded-For");
-      this.forwarded = xff.isEmpty();
-      this.headers = forwarded ? request.headers("Forwarded") : xff;
+    Hops(RequestView request, String chainHeader) {
+      this.forwarded = chainHeader.equals(FORWARDED);
+      this.headers = request.headers(chainHeader);
       this.header = headers.size() - 1;
       this.end = header >= 0 ? headers.get(header).length() : 0;
     }
@@ -104,7 +137,8 @@ public final class ClientIp {
         if (eq > 0 && pair.substring(0, eq).trim().equalsIgnoreCase("for")) {
           String v = pair.substring(eq + 1).trim();
           return v.length() >= 2 && v.startsWith("\"") && v.endsWith("\"")
-              ? v.substring(1, v.length() - 1) : v;
+              ? v.substring(1, v.length() - 1)
+              : v;
         }
       }
       return "";

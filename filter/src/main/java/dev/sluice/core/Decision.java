@@ -19,7 +19,12 @@ public final class Decision {
   private final long resetSeconds;
   private final long retryAfterSeconds;
 
-  private Decision(boolean allowed, String ruleId, long limit, long remaining, long resetSeconds,
+  private Decision(
+      boolean allowed,
+      String ruleId,
+      long limit,
+      long remaining,
+      long resetSeconds,
       long retryAfterSeconds) {
     this.allowed = allowed;
     this.ruleId = ruleId;
@@ -32,8 +37,13 @@ public final class Decision {
   /** The decision {@code permit}'s verdict stands for; {@code allowed} overrides it for shadows. */
   static Decision of(Permit permit, boolean allowed) {
     Verdict v = permit.verdict();
-    return new Decision(allowed, permit.counters().ruleId(), permit.quota().limit(), v.remaining(),
-        seconds(v.resetMicros()), allowed ? 0 : Math.max(1, seconds(v.retryAfterMicros())));
+    return new Decision(
+        allowed,
+        permit.counters().ruleId(),
+        permit.quota().limit(),
+        v.remaining(),
+        seconds(v.resetMicros()),
+        allowed ? 0 : Math.max(1, seconds(v.retryAfterMicros())));
   }
 
   private static long seconds(long micros) {
@@ -69,8 +79,18 @@ public final class Decision {
 
   @Override
   public String toString() {
-    return ruleId == null ? "unlimited"
-        : (allowed ? "allowed by " : "denied by ") + ruleId + " limit=" + limit + " remaining="
-            + remaining + " reset=" + resetSeconds + "s retryAfter=" + retryAfterSeconds + "s";
+    return ruleId == null
+        ? "unlimited"
+        : (allowed ? "allowed by " : "denied by ")
+            + ruleId
+            + " limit="
+            + limit
+            + " remaining="
+            + remaining
+            + " reset="
+            + resetSeconds
+            + "s retryAfter="
+            + retryAfterSeconds
+            + "s";
   }
 }

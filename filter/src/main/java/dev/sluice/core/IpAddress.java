@@ -1,16 +1,17 @@
 package dev.sluice.core;
 
 /**
- * Parses IP address literals without ever asking DNS (so a hostile {@code X-Forwarded-For: evil.com}
- * costs nothing) and prints them in one canonical form, so {@code ::1}, {@code 0:0:0:0:0:0:0:1} and
- * {@code [::1]:8080} are one client. IPv4-mapped IPv6 addresses are read as IPv4.
+ * Parses IP address literals without ever asking DNS (so a hostile {@code X-Forwarded-For:
+ * evil.com} costs nothing) and prints them in one canonical form, so {@code ::1}, {@code
+ * 0:0:0:0:0:0:0:1} and {@code [::1]:8080} are one client. IPv4-mapped IPv6 addresses are read as
+ * IPv4.
  */
 final class IpAddress {
   private IpAddress() {}
 
   /**
-   * Returns 4 or 16 bytes, or null if {@code text} is not an address literal. Accepts brackets,
-   * a trailing port ({@code 1.2.3.4:80}, {@code [::1]:80}) and an IPv6 zone ({@code fe80::1%eth0}).
+   * Returns 4 or 16 bytes, or null if {@code text} is not an address literal. Accepts brackets, a
+   * trailing port ({@code 1.2.3.4:80}, {@code [::1]:80}) and an IPv6 zone ({@code fe80::1%eth0}).
    */
   static byte[] parse(String text) {
     if (text == null) {
@@ -185,8 +186,8 @@ final class IpAddress {
   }
 
   /**
-   * The canonical form of {@code address}, parsed from {@code text}: the text itself when it already
-   * is (the usual IPv4 peer address), which saves building a new string per request.
+   * The canonical form of {@code address}, parsed from {@code text}: the text itself when it
+   * already is (the usual IPv4 peer address), which saves building a new string per request.
    */
   static String canonical(String text, byte[] address) {
     return address.length == 4 && isPlainDottedQuad(text) ? text : format(address);
@@ -202,7 +203,8 @@ final class IpAddress {
         if (groupStart || ++dots > 3) {
           return false;
         }
-      } else if (c < '0' || c > '9'
+      } else if (c < '0'
+          || c > '9'
           || (c == '0' && groupStart && i + 1 < s.length() && s.charAt(i + 1) != '.')) {
         return false;
       }

@@ -8,9 +8,9 @@ import java.util.Locale;
  * What a rule counts by: {@code ip}, {@code user}, {@code api_key}, {@code header:NAME}, {@code
  * global}, or a list of them for a composite key. Each part is written {@code kind=value} with the
  * value escaped by {@link Identity}, parts joined by {@code &}; {@code =} and {@code &} never occur
- * in an escaped value, so the composition stays unambiguous. A header part's kind is {@code h.}
- * and the header name, lower case and escaped too: header names may hold characters such as
- * {@code *} that must never reach a store key.
+ * in an escaped value, so the composition stays unambiguous. A header part's kind is {@code h.} and
+ * the header name, lower case and escaped too: header names may hold characters such as {@code *}
+ * that must never reach a store key.
  */
 public final class Key {
   private enum Kind {
@@ -76,7 +76,7 @@ public final class Key {
   }
 
   private static Kind kindOf(String part) {
-    switch (part) {
+    switch (part.toLowerCase(Locale.ROOT)) {
       case "ip":
         return Kind.IP;
       case "user":
@@ -100,10 +100,6 @@ public final class Key {
     for (int i = 0; i < kinds.length; i++) {
       if (i > 0) {
         sb.append('&');
-      }
-      if (kinds[i] == Kind.GLOBAL) {
-        sb.append(GLOBAL);
-        continue;
       }
       String value = valueOf(i, subject);
       if (value == null || value.isEmpty()) {

@@ -28,9 +28,9 @@ public final class Limiter {
   }
 
   /**
-   * Puts {@code rules} in force for every request from now on. The counters of rules that
-   * disappear are kept until the next apply: a file caught half-written drops rules for a moment,
-   * and they must come back with their counts.
+   * Puts {@code rules} in force for every request from now on. The counters of rules that disappear
+   * are kept until the next apply: a file caught half-written drops rules for a moment, and they
+   * must come back with their counts.
    */
   public synchronized void apply(Rules rules) {
     Counters[] counters = new Counters[rules.rules().size()];
@@ -88,8 +88,8 @@ public final class Limiter {
     for (Permit permit : shadowed) {
       store.acquire(Collections.singletonList(permit));
       if (!permit.verdict().allowed() && LOG.isLoggable(Level.FINE)) {
-        LOG.fine("shadow rule " + permit.counters().ruleId() + " would deny "
-            + permit.identity());
+        // The rule, not the identity: identities carry API keys, and logs travel far.
+        LOG.fine("shadow rule " + permit.counters().ruleId() + " would deny a request");
       }
     }
     return mostRestrictive(enforced, shadowed);
@@ -104,8 +104,9 @@ public final class Limiter {
   private static Decision mostRestrictive(List<Permit> enforced, List<Permit> shadowed) {
     Permit denying = null;
     for (Permit p : enforced) {
-      if (!p.verdict().allowed() && (denying == null
-          || p.verdict().retryAfterMicros() > denying.verdict().retryAfterMicros())) {
+      if (!p.verdict().allowed()
+          && (denying == null
+              || p.verdict().retryAfterMicros() > denying.verdict().retryAfterMicros())) {
         denying = p;
       }
     }

@@ -38,7 +38,8 @@ public final class PathPattern {
             "'*' and '**' must stand alone between slashes, as in /api/*/items or /api/**");
       }
       if (raw.equals(".") || raw.equals("..") || raw.contains(";")) {
-        throw new IllegalArgumentException("a path pattern may not contain '.', '..' or ';' segments");
+        throw new IllegalArgumentException(
+            "a path pattern may not contain '.', '..' or ';' segments");
       }
     }
     return new PathPattern(text, RequestPath.segments(text));

@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns a raw request URI into the segments a servlet container would route by, so no spelling of
- * a path slips past a rule: path parameters ({@code ;jsessionid=..}) are cut, percent-encoding is
+ * Turns a raw request URI into the segments a servlet container would route by, so no spelling of a
+ * path slips past a rule: path parameters ({@code ;jsessionid=..}) are cut, percent-encoding is
  * decoded (once, as the container does), backslashes count as slashes, and empty, {@code .} and
  * {@code ..} segments are resolved. {@code /api/..;/login}, {@code //login}, {@code /login;x=1} and
  * {@code /%6cogin} all become {@code [login]}. When in doubt it errs towards matching more.
@@ -65,8 +65,11 @@ final class RequestPath {
     char last = '/';
     for (int i = 0; i < uri.length(); i++) {
       char c = uri.charAt(i);
-      if (c == '%' || c == ';' || c == '\\' || (c == '.' && last == '/') || (c == '/' && last == '/'
-          && i > 0)) {
+      if (c == '%'
+          || c == ';'
+          || c == '\\'
+          || (c == '.' && last == '/')
+          || (c == '/' && last == '/' && i > 0)) {
         return false;
       }
       last = c;

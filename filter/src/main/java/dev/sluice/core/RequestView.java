@@ -3,8 +3,8 @@ package dev.sluice.core;
 import java.util.List;
 
 /**
- * What the limiter needs to know of a request, whoever carries it (the servlet Filter, the agent,
- * a test). Every value may come from a hostile client except {@link #remoteAddress()}.
+ * What the limiter needs to know of a request, whoever carries it (the servlet Filter, the agent, a
+ * test). Every value may come from a hostile client except {@link #remoteAddress()}.
  */
 public interface RequestView {
   /** The HTTP method, e.g. {@code GET}. */

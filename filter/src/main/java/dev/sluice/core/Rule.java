@@ -91,8 +91,17 @@ public final class Rule {
 
   @Override
   public String toString() {
-    return id + " " + paths + (methods == null ? "" : " " + methods) + " by " + key + ": "
-        + algorithm + " " + quota + (shadow ? " (shadow)" : "");
+    return id
+        + " "
+        + paths
+        + (methods == null ? "" : " " + methods)
+        + " by "
+        + key
+        + ": "
+        + algorithm
+        + " "
+        + quota
+        + (shadow ? " (shadow)" : "");
   }
 
   /** Collects a rule's parts; {@link #build()} expects them already validated. */

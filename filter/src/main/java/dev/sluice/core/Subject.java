@@ -5,6 +5,9 @@ final class Subject {
   final RequestView request;
   private final Rules rules;
   private String ip;
+  private String apiKey;
+  private boolean apiKeyKnown;
+  private int peerTrusted; // 0 unknown, 1 yes, -1 no
   private String tier;
   private boolean tierKnown;
 
@@ -21,11 +24,18 @@ final class Subject {
   }
 
   String apiKey() {
-    return request.header(rules.apiKeyHeader());
+    if (!apiKeyKnown) {
+      apiKey = request.header(rules.apiKeyHeader());
+      apiKeyKnown = true;
+    }
+    return apiKey;
   }
 
   boolean peerIsTrusted() {
-    return rules.clientIp().peerIsTrusted(request);
+    if (peerTrusted == 0) {
+      peerTrusted = rules.clientIp().peerIsTrusted(request) ? 1 : -1;
+    }
+    return peerTrusted > 0;
   }
 
   /** The request's tier, or null. */

@@ -29,8 +29,14 @@ public final class Enforcer {
     try {
       decision = limiter.decide(exchange);
     } catch (RuntimeException e) {
-      LOG.log(Level.SEVERE, "Sluice could not decide " + exchange.method() + " "
-          + exchange.path() + "; letting it through", e);
+      LOG.log(
+          Level.SEVERE,
+          "Sluice could not decide "
+              + exchange.method()
+              + " "
+              + exchange.path()
+              + "; letting it through",
+          e);
       return true;
     }
     if (decision.ruleId() == null) {
@@ -40,14 +46,18 @@ public final class Enforcer {
     if (decision.allowed()) {
       return true;
     }
-    exchange.reject(RateLimitHeaders.TOO_MANY_REQUESTS, "application/json", rejectionBody(decision));
+    exchange.reject(
+        RateLimitHeaders.TOO_MANY_REQUESTS, "application/json", rejectionBody(decision));
     return false;
   }
 
   /** {@code {"error":"rate_limited","rule":"login","retryAfterSeconds":12}}. */
   static String rejectionBody(Decision decision) {
     // Rule ids are restricted to [A-Za-z0-9_.-], so they need no JSON escaping.
-    return "{\"error\":\"rate_limited\",\"rule\":\"" + decision.ruleId()
-        + "\",\"retryAfterSeconds\":" + decision.retryAfterSeconds() + "}";
+    return "{\"error\":\"rate_limited\",\"rule\":\""
+        + decision.ruleId()
+        + "\",\"retryAfterSeconds\":"
+        + decision.retryAfterSeconds()
+        + "}";
   }
 }

@@ -7,8 +7,10 @@ public final class RateLimitHeaders {
   public static final int TOO_MANY_REQUESTS = 429;
   public static final String LIMIT = "X-RateLimit-Limit";
   public static final String REMAINING = "X-RateLimit-Remaining";
+
   /** Seconds until the quota is fully restored. */
   public static final String RESET = "X-RateLimit-Reset";
+
   public static final String RETRY_AFTER = "Retry-After";
 
   private RateLimitHeaders() {}

@@ -20,7 +20,9 @@ import java.io.IOException;
  * <filter>
  *   <filter-name>sluice</filter-name>
  *   <filter-class>dev.sluice.servlet.RateLimitFilter</filter-class>
- *   <init-param><param-name>config</param-name><param-value>/etc/app/ratelimit.yaml</param-value></init-param>
+ *   <init-param>
+ *     <param-name>config</param-name><param-value>/etc/app/ratelimit.yaml</param-value>
+ *   </init-param>
  * </filter>
  * <filter-mapping><filter-name>sluice</filter-name><url-pattern>/*</url-pattern></filter-mapping>
  * }</pre>
@@ -35,17 +37,19 @@ public class RateLimitFilter implements Filter {
   @Override
   public void init(FilterConfig config) throws ServletException {
     ClassLoader loader = config.getServletContext().getClassLoader();
-    live = LiveLimiter.start(ConfigSource.locate(config.getInitParameter("config"),
-        System.getenv(), loader));
+    live =
+        LiveLimiter.start(
+            ConfigSource.locate(config.getInitParameter("config"), System.getenv(), loader));
     enforcer = new Enforcer(live.limiter());
   }
 
   @Override
   public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
       throws IOException, ServletException {
-    if (!(request instanceof HttpServletRequest) || !(response instanceof HttpServletResponse)
-        || enforcer.admit(new ServletExchange((HttpServletRequest) request,
-            (HttpServletResponse) response))) {
+    if (!(request instanceof HttpServletRequest)
+        || !(response instanceof HttpServletResponse)
+        || enforcer.admit(
+            new ServletExchange((HttpServletRequest) request, (HttpServletResponse) response))) {
       chain.doFilter(request, response);
     }
   }

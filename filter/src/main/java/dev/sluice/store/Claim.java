@@ -12,15 +12,22 @@ final class Claim {
   final Table table;
   final long hi;
   final long lo;
-  /** Where the identity is counted: its segment, or the table's overflow when the budget is spent. */
+
+  /**
+   * Where the identity is counted: its segment, or the table's overflow when the budget is spent.
+   */
   Segment target;
+
   int at;
   long seenFirst;
   long seenSecond;
+
   /** Where the optimistic look found the identity (-1 if not), in which array. */
   long[] seenSlots;
+
   int seenAt;
   boolean seenValid;
+
   /** A key taken from the budget for an identity about to be inserted. */
   boolean reserved;
 
@@ -51,6 +58,31 @@ final class Claim {
   }
 
   /**
+   * Decides again under a read lock: when another rule's validated denial ends the request early,
+   * this verdict must come from a real state, not a torn read, for it may supply the headers.
+   */
+  void evaluateConsistently(long now) {
+    if (seenValid) {
+      return;
+    }
+    Segment segment = table.segmentOf(hi);
+    long stamp = segment.lock.readLock();
+    try {
+      int found = Segment.find(segment.slots, hi, lo);
+      algorithm()
+          .evaluate(
+              found >= 0 ? segment.slots[found + 2] : 0,
+              found >= 0 ? segment.slots[found + 3] : 0,
+              now,
+              permit.quota,
+              permit.cost,
+              permit.verdict);
+    } finally {
+      segment.lock.unlockRead(stamp);
+    }
+  }
+
+  /**
    * Chooses where to count before locking: the identity's own segment if it has a slot or a key can
    * be reserved for one, else the overflow.
    */
@@ -66,8 +98,10 @@ final class Claim {
   }
 
   /**
-   * Finds or inserts the identity in its target, whose lock the caller holds; false if it has no
-   * slot and none may be made now (it was swept, or its rule retired, since it was looked at).
+   * Finds the identity in its target, whose lock the caller holds. A new identity gets no slot yet
+   * ({@code at} stays -1, its state is fresh): only an allowed request makes one, so a flood that
+   * other rules deny costs this rule no memory. False if the identity has no slot and may not get
+   * one now (it was swept, or its rule retired, since it was looked at).
    */
   boolean locate() {
     if (target == table.overflow) {
@@ -75,15 +109,13 @@ final class Claim {
       return true;
     }
     long[] slots = target.slots;
-    boolean stillThere = slots == seenSlots && seenAt >= 0 && slots[seenAt] == hi
-        && slots[seenAt + 1] == lo;
+    boolean stillThere =
+        slots == seenSlots && seenAt >= 0 && slots[seenAt] == hi && slots[seenAt + 1] == lo;
     at = stillThere ? seenAt : Segment.find(slots, hi, lo);
     if (at >= 0 || !reserved || table.retired) {
       release();
       return at >= 0;
     }
-    at = target.insert(hi, lo);
-    reserved = false;
     return true;
   }
 
@@ -97,14 +129,19 @@ final class Claim {
 
   /** Re-decides under the lock if the state moved since the optimistic look. */
   void evaluateLocked(long now) {
-    long[] slots = target.slots;
-    if (slots[at + 2] != seenFirst || slots[at + 3] != seenSecond) {
-      algorithm().evaluate(slots[at + 2], slots[at + 3], now, permit.quota, permit.cost,
-          permit.verdict);
+    long first = at >= 0 ? target.slots[at + 2] : 0;
+    long second = at >= 0 ? target.slots[at + 3] : 0;
+    if (first != seenFirst || second != seenSecond) {
+      algorithm().evaluate(first, second, now, permit.quota, permit.cost, permit.verdict);
     }
   }
 
+  /** Stores the allowed state, making the identity's slot with its reserved key if it has none. */
   void commit() {
+    if (at < 0) {
+      at = target.insert(hi, lo);
+      reserved = false;
+    }
     long[] slots = target.slots;
     slots[at + 2] = permit.verdict.nextFirst();
     slots[at + 3] = permit.verdict.nextSecond();

@@ -55,7 +55,9 @@ final class Hash128 {
   }
 
   private static long chars(String s, int i) {
-    return s.charAt(i) | (long) s.charAt(i + 1) << 16 | (long) s.charAt(i + 2) << 32
+    return s.charAt(i)
+        | (long) s.charAt(i + 1) << 16
+        | (long) s.charAt(i + 2) << 32
         | (long) s.charAt(i + 3) << 48;
   }
 

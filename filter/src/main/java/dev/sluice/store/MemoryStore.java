@@ -18,20 +18,21 @@ import java.util.logging.Logger;
  * The embedded store: exact on one JVM, bounded in memory.
  *
  * <p>Why it looks like this. Each rule has its own {@link Table}: identities hashed to 128 bits in
- * flat open-addressing {@link Segment}s, so an idle key is about 60 bytes and no object, and a
- * lookup touches one cache line. A request first decides on an optimistic, lock-free read: a
- * denial seen there is final, so a client flooding past its limit never takes a lock. Otherwise it
- * locks the segments of all its rules in one global order (table, then segment), re-decides only
- * if a state moved since the read, and commits every rule or none: all-or-nothing is exact, with
- * no refunds and no deadlock. Idle state equals fresh state, so a background sweep drops it
- * without losing a count, and a {@link KeyBudget} caps how many identities may exist at all.
+ * flat open-addressing {@link Segment}s, so an idle key is about 70 bytes and no object, and a
+ * lookup touches one cache line. A request first decides on an optimistic, lock-free read: a denial
+ * seen there is final, so a client flooding past its limit never takes a lock. Otherwise it locks
+ * the segments of all its rules in one global order (table, then segment), re-decides only if a
+ * state moved since the read, and commits every rule or none: all-or-nothing is exact, with no
+ * refunds and no deadlock. Idle state equals fresh state, so a background sweep drops it without
+ * losing a count, and a {@link KeyBudget} per rule caps how many identities it tracks; an identity
+ * only takes a key when a request of it is allowed, so denied floods cost no memory.
  */
 public final class MemoryStore implements Store {
   public static final long DEFAULT_MAX_KEYS = 1_000_000;
   private static final Logger LOG = Logger.getLogger("dev.sluice.store");
 
   private final Clock clock;
-  private final KeyBudget budget;
+  private final long maxKeys;
   private final long seed = ThreadLocalRandom.current().nextLong();
   private final ConcurrentHashMap<String, Table> tables = new ConcurrentHashMap<>();
   private final AtomicInteger ordinals = new AtomicInteger();
@@ -42,8 +43,11 @@ public final class MemoryStore implements Store {
    *     {@link #sweep()} themselves)
    */
   public MemoryStore(Clock clock, long maxKeys, long sweepEveryMillis) {
+    if (maxKeys <= 0) {
+      throw new IllegalArgumentException("max keys must be positive: " + maxKeys);
+    }
     this.clock = clock;
-    this.budget = new KeyBudget(maxKeys);
+    this.maxKeys = maxKeys;
     this.sweeper = sweepEveryMillis > 0 ? startSweeper(sweepEveryMillis) : null;
   }
 
@@ -52,7 +56,7 @@ public final class MemoryStore implements Store {
     String name = ruleId + '/' + algorithm + '/' + windowMicros;
     Table table = tables.get(name);
     if (table == null) {
-      Table fresh = new Table(ruleId, algorithm, windowMicros, ordinals.incrementAndGet(), budget);
+      Table fresh = new Table(ruleId, algorithm, windowMicros, ordinals.incrementAndGet(), maxKeys);
       table = tables.putIfAbsent(name, fresh);
       table = table == null ? fresh : table;
     }
@@ -68,7 +72,7 @@ public final class MemoryStore implements Store {
       claims[i] = new Claim(permits.get(i), hash.of(permits.get(i).identity));
     }
     while (!decide(claims, now)) {
-      // An identity was swept between looking and locking: look again.
+      // An identity was swept, or its rule retired, between looking and locking: look again.
     }
   }
 
@@ -82,6 +86,9 @@ public final class MemoryStore implements Store {
       denied |= claim.deniedOptimistically(now);
     }
     if (denied) {
+      for (Claim claim : claims) {
+        claim.evaluateConsistently(now);
+      }
       return true;
     }
     for (Claim claim : claims) {
@@ -177,12 +184,15 @@ public final class MemoryStore implements Store {
     for (Table table : tables.values()) {
       table.sweep(now);
     }
-    budget.checkRecovered();
   }
 
   /** The number of identities tracked, across rules. */
   public long keyCount() {
-    return budget.used();
+    long count = 0;
+    for (Table table : tables.values()) {
+      count += table.budget.used();
+    }
+    return count;
   }
 
   /** Stops the sweeper and waits for it, so a container undeploying the app sees no thread left. */
@@ -206,8 +216,8 @@ public final class MemoryStore implements Store {
               t.setDaemon(true);
               return t;
             });
-    executor.scheduleWithFixedDelay(this::sweepQuietly, everyMillis, everyMillis,
-        TimeUnit.MILLISECONDS);
+    executor.scheduleWithFixedDelay(
+        this::sweepQuietly, everyMillis, everyMillis, TimeUnit.MILLISECONDS);
     return executor;
   }
 

@@ -3,7 +3,9 @@ package dev.sluice.store;
 import dev.sluice.algo.Quota;
 import dev.sluice.algo.Verdict;
 
-/** A request to take {@code cost} permits of one rule for one identity; the store fills the verdict. */
+/**
+ * A request to take {@code cost} permits of one rule for one identity; the store fills the verdict.
+ */
 public final class Permit {
   final Counters counters;
   final String identity;

@@ -9,16 +9,21 @@ import java.util.concurrent.locks.StampedLock;
  * object per identity, so an idle key costs about 60 bytes and a lookup one cache miss.
  *
  * <p>Everything that writes holds the write lock. Readers may also read optimistically (see {@link
- * StampedLock}): {@link #find} is bounded and never throws on a table being rewritten, and a
- * caller validates its stamp before trusting what it read.
+ * StampedLock}): {@link #find} is bounded and never throws on a table being rewritten, and a caller
+ * validates its stamp before trusting what it read.
  */
 final class Segment {
   static final int SLOT = 4;
   private static final int MIN_SLOTS = 8;
+  /** Write-lock attempts before yielding, then yields before blocking. */
+  private static final int SPINS = 1024;
+  private static final int YIELDS = 64;
 
   final StampedLock lock = new StampedLock();
+
   /** Lock order within a table. */
   final int index;
+
   long[] slots;
   int size;
 
@@ -27,15 +32,11 @@ final class Segment {
     this.slots = new long[MIN_SLOTS * SLOT];
   }
 
-  /** Write-lock attempts before yielding, then yields before blocking. */
-  private static final int SPINS = 1024;
-  private static final int YIELDS = 64;
-
   /**
    * Takes the write lock, spinning and then yielding before it blocks. StampedLock queues and parks
    * a contended writer almost at once, and a park-unpark costs microseconds where the critical
-   * section costs tens of nanoseconds: on two cores that made contended decisions 1.6 times
-   * slower. Spinning first is what a monitor does; yielding covers a holder that lost its core.
+   * section costs tens of nanoseconds: on two cores that made contended decisions 1.6 times slower.
+   * Spinning first is what a monitor does; yielding covers a holder that lost its core.
    */
   long lockForWrite() {
     for (int i = 0; i < SPINS + YIELDS; i++) {

@@ -12,8 +12,8 @@ import java.util.List;
  */
 public interface Store extends Closeable {
   /**
-   * The counters of a rule. Asking again for the same id, algorithm and window returns counters that
-   * continue the same counts, which is how a reload keeps the counters of unchanged rules.
+   * The counters of a rule. Asking again for the same id, algorithm and window returns counters
+   * that continue the same counts, which is how a reload keeps the counters of unchanged rules.
    */
   Counters counters(String ruleId, Algorithm algorithm, long windowMicros);
 

@@ -91,7 +91,8 @@ class TokenBucketTest {
   void isIdleWhenTheBucketIsFullAgain() {
     Meter api = new Meter(Algorithm.TOKEN_BUCKET, 10, SECOND).at(SECOND);
     api.take(4);
-    assertThat(Algorithm.TOKEN_BUCKET.idleAtMicros(api.first, api.second, SECOND)).isEqualTo(SECOND + 400_000);
+    assertThat(Algorithm.TOKEN_BUCKET.idleAtMicros(api.first, api.second, SECOND))
+        .isEqualTo(SECOND + 400_000);
   }
 
   @Test

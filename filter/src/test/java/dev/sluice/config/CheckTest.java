@@ -47,8 +47,12 @@ class CheckTest {
             """);
     assertThat(run(file.toString())).isZero();
     assertThat(out().strip())
-        .isEqualTo("OK " + file + ": 2 rules, store memory (max_keys "
-            + StoreSettings.DEFAULT.maxKeys() + ")");
+        .isEqualTo(
+            "OK "
+                + file
+                + ": 2 rules, store memory (max_keys "
+                + StoreSettings.DEFAULT.maxKeys()
+                + ")");
     assertThat(err()).isEmpty();
   }
 

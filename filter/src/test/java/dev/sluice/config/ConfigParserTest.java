@@ -106,7 +106,8 @@ class ConfigParserTest {
         .containsExactly("/health", "/static/**");
     assertThat(CoreAccess.isExcluded(rules, "/static/css/site.css")).isTrue();
     assertThat(CoreAccess.isExcluded(rules, "/login")).isFalse();
-    assertThat(rules.rules()).extracting(Rule::id)
+    assertThat(rules.rules())
+        .extracting(Rule::id)
         .containsExactly("login", "api", "search", "everything");
   }
 
@@ -165,11 +166,16 @@ class ConfigParserTest {
     Rules rules = parse(FULL).rules();
     TestRequest client = TestRequest.get("/").from("203.0.113.7");
     assertThat(CoreAccess.tierOf(rules, client.header("X-Key", "k-gold-2"))).isEqualTo("gold");
-    assertThat(CoreAccess.tierOf(rules, TestRequest.get("/").from("203.0.113.7").header("X-Key", "k-free")))
+    assertThat(
+            CoreAccess.tierOf(
+                rules, TestRequest.get("/").from("203.0.113.7").header("X-Key", "k-free")))
         .isEqualTo("free");
-    assertThat(CoreAccess.tierOf(rules, TestRequest.get("/").from("10.0.0.1").header("X-Plan", "pro")))
+    assertThat(
+            CoreAccess.tierOf(rules, TestRequest.get("/").from("10.0.0.1").header("X-Plan", "pro")))
         .isEqualTo("pro");
-    assertThat(CoreAccess.tierOf(rules, TestRequest.get("/").from("203.0.113.7").header("X-Plan", "pro")))
+    assertThat(
+            CoreAccess.tierOf(
+                rules, TestRequest.get("/").from("203.0.113.7").header("X-Plan", "pro")))
         .isNull();
   }
 
@@ -590,5 +596,33 @@ class ConfigParserTest {
     String yaml = "rules: []\n# " + "x".repeat(2_000_000) + "\n";
     assertThat(onlyError(yaml).message())
         .isEqualTo("the file has 2000013 characters; the most Sluice reads is 1048576");
+  }
+
+  @Test
+  void clientIpNamesTheProxiesHeaderAndTheIpv6Prefix() {
+    Config config =
+        parse(
+            """
+            client_ip:
+              trusted_proxies: [10.0.0.0/8]
+              header: Forwarded
+              ipv6_prefix: 48
+            rules: []
+            """);
+    dev.sluice.core.TestRequest request =
+        dev.sluice.core.TestRequest.get("/")
+            .from("10.0.0.1")
+            .header("X-Forwarded-For", "6.6.6.7")
+            .header("Forwarded", "for=\"[2001:db8:1:2::1]\"");
+    assertThat(config.rules().clientIp().resolve(request)).isEqualTo("2001:db8:1::/48");
+    assertThat(
+            places(
+                """
+                client_ip:
+                  header: X-Real-IP
+                  ipv6_prefix: 129
+                rules: []
+                """))
+        .containsExactly("2 client_ip.header", "3 client_ip.ipv6_prefix");
   }
 }

@@ -26,8 +26,9 @@ final class ConfigTesting {
     } catch (InvalidConfigException e) {
       return e.errors();
     }
-    return fail("expected the config to be rejected:\n"
-        + (yaml.length() > 500 ? yaml.substring(0, 500) + "..." : yaml));
+    return fail(
+        "expected the config to be rejected:\n"
+            + (yaml.length() > 500 ? yaml.substring(0, 500) + "..." : yaml));
   }
 
   /** Each error as {@code "line field"}, e.g. {@code "4 rules[0].limit"}. */

@@ -29,10 +29,30 @@ class DurationsTest {
   @ParameterizedTest
   @ValueSource(
       strings = {
-        "", "5x", "0s", "0ms", "1y", "500us", "1us", "-1m", "+1m", "60", "1.5s", "1M", "1S", "s",
-        "1 s", "1s1m", "366d", "8761h", "1000000000ms", "\uFF11s",
+        "",
+        "5x",
+        "0s",
+        "0ms",
+        "1y",
+        "500us",
+        "1us",
+        "-1m",
+        "+1m",
+        "60",
+        "1.5s",
+        "1M",
+        "1S",
+        "s",
+        "1 s",
+        "1s1m",
+        "366d",
+        "8761h",
+        "1000000000ms",
+        "\uFF11s",
         // count × unit overflows a long; it must not wrap into a plausible window.
-        "213503983d", "999999999d", "999999999h"
+        "213503983d",
+        "999999999d",
+        "999999999h"
       })
   void rejectsWhatIsNoDurationBetweenOneMillisecondAndAYear(String text) {
     assertThat(Durations.parseMicros(text)).isEqualTo(-1);

@@ -29,14 +29,22 @@ class FieldsTest {
   }
 
   @Test
-  void absentAndNullFieldsReadAsNull() {
+  void absentFieldsReadAsNullAndEmptyOnesAreReported() {
     Fields f = fields("a: ~\nb:\nc: null\n");
     assertThat(f.string("a")).isNull();
     assertThat(f.positive("b")).isNull();
     assertThat(f.strings("c")).isNull();
     assertThat(f.bool("missing")).isNull();
     f.finish();
-    assertThat(reported()).isEmpty();
+    assertThat(reported()).hasSize(3).allMatch(e -> e.contains(": has no value"));
+  }
+
+  @Test
+  void wholeNumbersMayNotStartWithZero() {
+    Fields f = fields("a: 010\nb: 10\n");
+    assertThat(f.positive("a")).isNull();
+    assertThat(f.positive("b")).isEqualTo(10);
+    assertThat(reported()).hasSize(1);
   }
 
   @Test

@@ -22,9 +22,14 @@ class LiveLimiterTest {
   private Path write(String limit) throws Exception {
     Path file = dir.resolve("ratelimit.yaml");
     Path next = dir.resolve("next.yaml");
-    Files.write(next, ("rules:\n  - { id: hello, match: { path: /hello }, key: ip, limit: " + limit
-        + ", window: 1m, algorithm: fixed_window }\n").getBytes(StandardCharsets.UTF_8));
-    return Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    Files.write(
+        next,
+        ("rules:\n  - { id: hello, match: { path: /hello }, key: ip, limit: "
+                + limit
+                + ", window: 1m, algorithm: fixed_window }\n")
+            .getBytes(StandardCharsets.UTF_8));
+    return Files.move(
+        next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
   private static int admitted(LiveLimiter live, int attempts) {
@@ -68,6 +73,51 @@ class LiveLimiterTest {
       write("1");
       assertThat(live.reload()).isTrue();
       assertThat(admitted(live, 5)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aClasspathResourceThatAppearsLaterIsPickedUp() throws Exception {
+    try (java.net.URLClassLoader loader =
+            new java.net.URLClassLoader(new java.net.URL[] {dir.toUri().toURL()}, null);
+        LiveLimiter live =
+            LiveLimiter.manual(ConfigSource.of("classpath:ratelimit.yaml", loader), clock)) {
+      assertThat(admitted(live, 3)).isEqualTo(3);
+      write("1");
+      assertThat(live.reload()).isTrue();
+      assertThat(admitted(live, 3)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void anInvalidFileIsReportedEachTimeItComesBack() throws Exception {
+    java.util.List<String> warnings = new java.util.ArrayList<>();
+    java.util.logging.Handler handler =
+        new java.util.logging.Handler() {
+          @Override
+          public void publish(java.util.logging.LogRecord record) {
+            warnings.add(record.getMessage());
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    java.util.logging.Logger log = java.util.logging.Logger.getLogger("dev.sluice.config");
+    log.addHandler(handler);
+    try (LiveLimiter live = manual(write("2"))) {
+      write("0");
+      live.reload();
+      live.reload();
+      write("2");
+      live.reload();
+      write("0");
+      live.reload();
+      assertThat(warnings).filteredOn(w -> w.contains("rejected")).hasSize(2);
+    } finally {
+      log.removeHandler(handler);
     }
   }
 

@@ -60,8 +60,21 @@ class RuleReaderTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"\"5\"", "'5'", "abc", "5.5", "0", "-1", "1e3", "0x10", "1000000001",
-      "[5]", "{n: 5}", "true"})
+  @ValueSource(
+      strings = {
+        "\"5\"",
+        "'5'",
+        "abc",
+        "5.5",
+        "0",
+        "-1",
+        "1e3",
+        "0x10",
+        "1000000001",
+        "[5]",
+        "{n: 5}",
+        "true"
+      })
   void limitMustBeAPositiveWholeNumber(String limit) {
     ConfigError error = onlyError(rule("limit: " + limit, "window: 1m"));
     assertThat(error.line()).isEqualTo(5);
@@ -87,8 +100,22 @@ class RuleReaderTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"5x", "0s", "1y", "500us", "-1m", "60", "1.5s", "1M", "366d", "", "1 m",
-      "213503983d", "999999999d"})
+  @ValueSource(
+      strings = {
+        "5x",
+        "0s",
+        "1y",
+        "500us",
+        "-1m",
+        "60",
+        "1.5s",
+        "1M",
+        "366d",
+        "",
+        "1 m",
+        "213503983d",
+        "999999999d"
+      })
   void windowMustBeADuration(String window) {
     ConfigError error = onlyError(rule("limit: 5", "window: '" + window + "'"));
     assertThat(error.line()).isEqualTo(6);
@@ -96,7 +123,8 @@ class RuleReaderTest {
     assertThat(error.message())
         .isEqualTo(
             "must be a duration from 1ms to 365d such as 500ms, 1s, 1m, 1h or 1d, got \""
-                + window + "\"");
+                + window
+                + "\"");
   }
 
   @Test
@@ -124,8 +152,8 @@ class RuleReaderTest {
 
   @Test
   void algorithmAndOnErrorMustBeKnownChoices() {
-    assertThat(errors(rule("limit: 5", "window: 1m", "algorithm: leaky_bucket",
-            "on_error: explode")))
+    assertThat(
+            errors(rule("limit: 5", "window: 1m", "algorithm: leaky_bucket", "on_error: explode")))
         .extracting(ConfigError::toString)
         .containsExactly(
             "ratelimit.yaml:7:16: rules[0].algorithm: must be one of fixed_window, sliding_window,"
@@ -136,8 +164,11 @@ class RuleReaderTest {
 
   @Test
   void methodsMayBeASingleValue() {
-    Rule rule = parse(rule("limit: 5", "window: 1m").replace("{ path: /a }",
-        "{ path: /a, methods: post }")).rules().rules().get(0);
+    Rule rule =
+        parse(rule("limit: 5", "window: 1m").replace("{ path: /a }", "{ path: /a, methods: post }"))
+            .rules()
+            .rules()
+            .get(0);
     assertThat(CoreAccess.matches(rule, "POST", "/a")).isTrue();
     assertThat(CoreAccess.matches(rule, "GET", "/a")).isFalse();
   }
@@ -182,8 +213,9 @@ class RuleReaderTest {
 
   @Test
   void badPathPatternsAreReportedItemByItem() {
-    assertThat(places(rule("limit: 5", "window: 1m").replace("{ path: /a }",
-        "{ path: [/a, a, /a*] }")))
+    assertThat(
+            places(
+                rule("limit: 5", "window: 1m").replace("{ path: /a }", "{ path: [/a, a, /a*] }")))
         .containsExactly("3 rules[0].match.path[1]", "3 rules[0].match.path[2]");
   }
 
@@ -191,8 +223,9 @@ class RuleReaderTest {
   void matchNeedsAPath() {
     assertThat(places(rule("limit: 5", "window: 1m").replace("{ path: /a }", "{ methods: GET }")))
         .containsExactly("3 rules[0].match.path");
-    assertThat(onlyError(rule("limit: 5", "window: 1m").replace("{ path: /a }", "{ path: [] }"))
-            .message())
+    assertThat(
+            onlyError(rule("limit: 5", "window: 1m").replace("{ path: /a }", "{ path: [] }"))
+                .message())
         .isEqualTo("an empty list matches nothing; give at least one path pattern");
   }
 
@@ -206,8 +239,7 @@ class RuleReaderTest {
 
   @Test
   void ruleThatIsNoMappingIsOneError() {
-    assertThat(places("rules:\n  - login\n  - [a]\n"))
-        .containsExactly("2 rules[0]", "3 rules[1]");
+    assertThat(places("rules:\n  - login\n  - [a]\n")).containsExactly("2 rules[0]", "3 rules[1]");
   }
 
   @Test
@@ -220,7 +252,10 @@ class RuleReaderTest {
                     burst: 1
                 """))
         .containsExactly(
-            "2 rules[0].id", "2 rules[0].match", "2 rules[0].window", "2 rules[0].key",
+            "2 rules[0].id",
+            "2 rules[0].match",
+            "2 rules[0].window",
+            "2 rules[0].key",
             "3 rules[0].burst");
     assertThat(errors("rules:\n  - id: a\n    match: { path: /a }\n"))
         .extracting(ConfigError::toString)
@@ -303,8 +338,8 @@ class RuleReaderTest {
   @Test
   void costMustFitTheBurst() {
     ConfigError error =
-        onlyError(rule("limit: 100", "window: 1m", "algorithm: token_bucket", "burst: 3",
-            "cost: 4"));
+        onlyError(
+            rule("limit: 100", "window: 1m", "algorithm: token_bucket", "burst: 3", "cost: 4"));
     assertThat(error.line()).isEqualTo(9);
     assertThat(error.field()).isEqualTo("rules[0].cost");
     assertThat(error.message())
@@ -338,16 +373,15 @@ class RuleReaderTest {
                       bronze: "5"
                       free: 2
                 """))
-        .containsExactly("8 rules[0].tiers.gold", "9 rules[0].tiers.silver",
-            "10 rules[0].tiers.bronze");
+        .containsExactly(
+            "8 rules[0].tiers.gold", "9 rules[0].tiers.silver", "10 rules[0].tiers.bronze");
     assertThat(places(rule("limit: 5", "window: 1m", "tiers: [gold]")))
         .containsExactly("7 rules[0].tiers");
   }
 
   @Test
   void tierQuotasShareTheRulesWindow() {
-    Rule rule =
-        parse(rule("limit: 5", "window: 1h", "tiers: { gold: 50 }")).rules().rules().get(0);
+    Rule rule = parse(rule("limit: 5", "window: 1h", "tiers: { gold: 50 }")).rules().rules().get(0);
     assertThat(rule.tierQuotas().get("gold").limit()).isEqualTo(50);
     assertThat(rule.tierQuotas().get("gold").windowMicros()).isEqualTo(3_600_000_000L);
     assertThat(rule.tierQuotas().get("gold").burst()).isEqualTo(50);
@@ -355,8 +389,17 @@ class RuleReaderTest {
 
   @Test
   void anExplicitBurstScalesWithEachTiersLimit() {
-    Rule rule = parse(rule("limit: 10", "window: 1m", "algorithm: token_bucket", "burst: 3",
-        "tiers: { pro: 100, trial: 1 }")).rules().rules().get(0);
+    Rule rule =
+        parse(
+                rule(
+                    "limit: 10",
+                    "window: 1m",
+                    "algorithm: token_bucket",
+                    "burst: 3",
+                    "tiers: { pro: 100, trial: 1 }"))
+            .rules()
+            .rules()
+            .get(0);
     assertThat(rule.quota().burst()).isEqualTo(3);
     assertThat(rule.tierQuotas().get("pro").burst()).isEqualTo(30);
     assertThat(rule.tierQuotas().get("trial").burst()).as("rounded up").isEqualTo(1);

@@ -64,7 +64,8 @@ class RuleValuesTest {
     assertThat(rule.quota().limit()).isEqualTo(50);
     assertThat(rule.quota().windowMicros()).isEqualTo(1_000_000L);
     assertThat(rule.algorithm()).isEqualTo(Algorithm.FIXED_WINDOW);
-    assertThat(rule.quota().burst()).as("a burst from defaults is unused off the bucket")
+    assertThat(rule.quota().burst())
+        .as("a burst from defaults is unused off the bucket")
         .isEqualTo(50);
     assertThat(rule.cost()).isEqualTo(1);
     assertThat(rule.onError()).isEqualTo(OnError.FAIL_OPEN);
@@ -83,8 +84,7 @@ class RuleValuesTest {
             limit: 3
         """;
     assertThat(rule(parse(yaml), "a").quota().limit()).isEqualTo(3);
-    assertThat(places(yaml.replace("    limit: 3\n", "")))
-        .containsExactly("3 rules[0].limit");
+    assertThat(places(yaml.replace("    limit: 3\n", ""))).containsExactly("3 rules[0].limit");
   }
 
   @Test

@@ -104,8 +104,17 @@ class CidrTest {
 
   @ParameterizedTest
   @ValueSource(
-      strings = {"10.0.0.0/", "10.0.0.0/33", "10.0.0.0/-1", "10.0.0.0/+8", "10.0.0.0/8/8",
-        "10.0.0.0/a", "10.0.0.0/ 8", "10.0.0.0/\uFF18", "10.0.0.0/0008"})
+      strings = {
+        "10.0.0.0/",
+        "10.0.0.0/33",
+        "10.0.0.0/-1",
+        "10.0.0.0/+8",
+        "10.0.0.0/8/8",
+        "10.0.0.0/a",
+        "10.0.0.0/ 8",
+        "10.0.0.0/\uFF18",
+        "10.0.0.0/0008"
+      })
   void rejectsBadIpv4Prefixes(String text) {
     assertThatIllegalArgumentException()
         .isThrownBy(() -> Cidr.parse(text))

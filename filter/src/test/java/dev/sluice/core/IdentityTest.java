@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class IdentityTest {
   /** What an escaped value may hold. */
   private static final String ESCAPED = "[A-Za-z0-9._~@%-]*";
+
   /** What a hashed value looks like: '#' and 43 characters of base64url, no padding. */
   private static final String HASHED = "#[A-Za-z0-9_-]{43}";
 

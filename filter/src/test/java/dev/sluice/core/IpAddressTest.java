@@ -179,7 +179,8 @@ class IpAddressTest {
   void canonicalKeepsAPlainDottedQuadAndRewritesTheRest() {
     String plain = "10.0.0.1";
     assertThat(IpAddress.canonical(plain, IpAddress.parse(plain))).isSameAs(plain);
-    for (String other : new String[] {"010.0.0.1", "10.0.0.1:80", "::ffff:10.0.0.1", "[10.0.0.1]"}) {
+    for (String other :
+        new String[] {"010.0.0.1", "10.0.0.1:80", "::ffff:10.0.0.1", "[10.0.0.1]"}) {
       assertThat(IpAddress.canonical(other, IpAddress.parse(other))).as(other).isEqualTo(plain);
     }
     assertThat(IpAddress.canonical("0:0:0:0:0:0:0:1", IpAddress.parse("0:0:0:0:0:0:0:1")))

@@ -32,19 +32,23 @@ class KeyTest {
 
   @Test
   void ipIsTheResolvedClientAddressEscaped() {
-    assertThat(identity("ip", TestRequest.get("/").from("203.0.113.7"))).isEqualTo("ip=203.0.113.7");
+    assertThat(identity("ip", TestRequest.get("/").from("203.0.113.7")))
+        .isEqualTo("ip=203.0.113.7");
     assertThat(identity("ip", TestRequest.get("/").from("0:0:0:0:0:0:0:1")))
-        .isEqualTo("ip=%3A%3A1");
+        .as("an IPv6 client is its /64")
+        .isEqualTo("ip=%3A%3A%2F64");
     assertThat(
             identity(
-                "ip", TestRequest.get("/").from("10.0.0.1").header("X-Forwarded-For", "203.0.113.7")))
+                "ip",
+                TestRequest.get("/").from("10.0.0.1").header("X-Forwarded-For", "203.0.113.7")))
         .isEqualTo("ip=203.0.113.7");
   }
 
   @Test
   void userApiKeyAndHeaderParts() {
     TestRequest request =
-        TestRequest.get("/").from("203.0.113.7")
+        TestRequest.get("/")
+            .from("203.0.113.7")
             .user("alice")
             .header("x-api-key", "k-1")
             .header("X-Tenant", "acme");
@@ -73,17 +77,22 @@ class KeyTest {
 
   @Test
   void hostileValuesCannotForgeAnotherPart() {
-    String forged = identity(List.of("header:X-A", "user"),
-        TestRequest.get("/").from("203.0.113.7").header("X-A", "x&user=bob").user("eve"));
-    String honest = identity(List.of("header:X-A", "user"),
-        TestRequest.get("/").from("203.0.113.7").header("X-A", "x").user("bob"));
+    String forged =
+        identity(
+            List.of("header:X-A", "user"),
+            TestRequest.get("/").from("203.0.113.7").header("X-A", "x&user=bob").user("eve"));
+    String honest =
+        identity(
+            List.of("header:X-A", "user"),
+            TestRequest.get("/").from("203.0.113.7").header("X-A", "x").user("bob"));
     assertThat(forged).isEqualTo("h.x-a=x%26user%3Dbob&user=eve").isNotEqualTo(honest);
   }
 
   @Test
   void identitiesHoldOnlySafeCharactersAndNoBraces() {
     TestRequest request =
-        TestRequest.get("/").from("203.0.113.7")
+        TestRequest.get("/")
+            .from("203.0.113.7")
             .user("{tag}: *\n\0 é €")
             .header("X-*", "{}".repeat(50));
     String identity = identity(List.of("ip", "user", "header:X-*"), request);
@@ -101,7 +110,8 @@ class KeyTest {
     for (int i = 0; i < 20_000; i++) {
       String user = randomString(random, alphabet, 1 + random.nextInt(6));
       String header = randomString(random, alphabet, 1 + random.nextInt(6));
-      TestRequest request = TestRequest.get("/").from("203.0.113.7").user(user).header("X-A", header);
+      TestRequest request =
+          TestRequest.get("/").from("203.0.113.7").user(user).header("X-A", header);
       String identity = key.identityOf(new Subject(request, RULES));
       List<String> earlier = seen.putIfAbsent(identity, List.of(user, header));
       assertThat(earlier == null || earlier.equals(List.of(user, header)))
@@ -130,8 +140,13 @@ class KeyTest {
     assertThat(Key.parse(List.of("ip", "header:X-A"))).hasToString("ip, header:X-A");
   }
 
+  @Test
+  void kindsAreCaseInsensitiveLikeTheHeaderPrefix() {
+    assertThat(Key.parse(List.of("IP", "Header:X-A"))).hasToString("IP, Header:X-A");
+  }
+
   @ParameterizedTest
-  @ValueSource(strings = {"bogus", "IP", "ips", "", "header", "api-key"})
+  @ValueSource(strings = {"bogus", "ips", "", "header", "api-key"})
   void unknownKindsAreRejected(String part) {
     assertThatIllegalArgumentException()
         .isThrownBy(() -> Key.parse(List.of(part)))

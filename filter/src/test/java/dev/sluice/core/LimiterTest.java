@@ -37,8 +37,10 @@ class LimiterTest {
 
   @Test
   void deniesOverTheLimitWithWholeSecondsToWait() throws Exception {
-    with("rules:\n" + rule("api", "/api/**", "key: ip, limit: 2, window: 1m, "
-        + "algorithm: fixed_window"));
+    with(
+        "rules:\n"
+            + rule(
+                "api", "/api/**", "key: ip, limit: 2, window: 1m, " + "algorithm: fixed_window"));
     clock.advance(15 * SECOND + 1);
     Decision first = limiter.decide(TestRequest.get("/api/a"));
     assertThat(first.allowed()).isTrue();
@@ -56,12 +58,24 @@ class LimiterTest {
 
   @Test
   void excludedPathsAndOtherMethodsAreNotLimited() throws Exception {
-    with("exclude: [/health]\nrules:\n" + rule("all", "/**", "key: global, limit: 1, window: 1m")
-        + "  - { id: login, match: { path: /login, methods: [post] }, key: ip, limit: 1, "
-        + "window: 1m }\n");
+    with(
+        "exclude: [/health]\nrules:\n"
+            + rule("all", "/**", "key: global, limit: 1, window: 1m")
+            + "  - { id: login, match: { path: /login, methods: [post] }, key: ip, limit: 1, "
+            + "window: 1m }\n");
     assertThat(admitted(TestRequest.get("/health"), 5)).isEqualTo(5);
     assertThat(limiter.decide(TestRequest.get("/health")).ruleId()).isNull();
     assertThat(admitted(TestRequest.get("/login").from("10.0.0.9"), 3)).isEqualTo(1);
+  }
+
+  @Test
+  void aGetRuleLimitsHeadToo() throws Exception {
+    with(
+        "rules:\n  - { id: get, match: { path: /a, methods: [GET] }, key: ip, limit: 2, "
+            + "window: 1m }\n");
+    limiter.decide(TestRequest.get("/a"));
+    limiter.decide(TestRequest.get("/a"));
+    assertThat(limiter.decide(new TestRequest("HEAD", "/a")).allowed()).isFalse();
   }
 
   @Test
@@ -73,9 +87,13 @@ class LimiterTest {
 
   @Test
   void aDeniedRequestConsumesNothingFromItsOtherRules() throws Exception {
-    with("rules:\n" + rule("per-ip", "/api/**", "key: ip, limit: 10, window: 1m")
-        + rule("global", "/api/**", "key: global, limit: 3, window: 1m, "
-            + "algorithm: token_bucket"));
+    with(
+        "rules:\n"
+            + rule("per-ip", "/api/**", "key: ip, limit: 10, window: 1m")
+            + rule(
+                "global",
+                "/api/**",
+                "key: global, limit: 3, window: 1m, " + "algorithm: token_bucket"));
     assertThat(admitted(TestRequest.get("/api/x").from("10.0.0.1"), 5)).isEqualTo(3);
     Decision denied = limiter.decide(TestRequest.get("/api/x").from("10.0.0.1"));
     assertThat(denied.ruleId()).isEqualTo("global");
@@ -87,8 +105,10 @@ class LimiterTest {
 
   @Test
   void reportsTheMostRestrictiveRule() throws Exception {
-    with("rules:\n" + rule("loose", "/api/**", "key: ip, limit: 100, window: 1m")
-        + rule("tight", "/api/**", "key: ip, limit: 5, window: 1m"));
+    with(
+        "rules:\n"
+            + rule("loose", "/api/**", "key: ip, limit: 100, window: 1m")
+            + rule("tight", "/api/**", "key: ip, limit: 5, window: 1m"));
     Decision d = limiter.decide(TestRequest.get("/api/x"));
     assertThat(d.ruleId()).isEqualTo("tight");
     assertThat(d.remaining()).isEqualTo(4);
@@ -105,14 +125,29 @@ class LimiterTest {
 
   @Test
   void tiersRaiseTheLimitForKnownKeysAndTrustedHeadersOnly() throws Exception {
-    with("client_ip: { trusted_proxies: [10.0.0.0/8] }\n"
-        + "tiers: { header: X-Plan, api_keys: { pro: [gold-key] } }\nrules:\n"
-        + rule("api", "/api/**", "key: api_key, limit: 1, window: 1m, tiers: { pro: 3 }"));
+    with(
+        "client_ip: { trusted_proxies: [10.0.0.0/8] }\n"
+            + "tiers: { header: X-Plan, api_keys: { pro: [gold-key] } }\nrules:\n"
+            + rule("api", "/api/**", "key: api_key, limit: 1, window: 1m, tiers: { pro: 3 }"));
     assertThat(admitted(TestRequest.get("/api").header("X-API-Key", "gold-key"), 5)).isEqualTo(3);
-    assertThat(admitted(TestRequest.get("/api").header("X-API-Key", "k2")
-        .header("X-Plan", "pro").from("203.0.113.5"), 5)).as("a client naming its tier").isEqualTo(1);
-    assertThat(admitted(TestRequest.get("/api").header("X-API-Key", "k3")
-        .header("X-Plan", "pro").from("10.1.1.1"), 5)).as("a proxy naming it").isEqualTo(3);
+    assertThat(
+            admitted(
+                TestRequest.get("/api")
+                    .header("X-API-Key", "k2")
+                    .header("X-Plan", "pro")
+                    .from("203.0.113.5"),
+                5))
+        .as("a client naming its tier")
+        .isEqualTo(1);
+    assertThat(
+            admitted(
+                TestRequest.get("/api")
+                    .header("X-API-Key", "k3")
+                    .header("X-Plan", "pro")
+                    .from("10.1.1.1"),
+                5))
+        .as("a proxy naming it")
+        .isEqualTo(3);
   }
 
   @Test
@@ -133,8 +168,12 @@ class LimiterTest {
   @Test
   void aClientThatWaitsRetryAfterIsAllowedUnderEveryAlgorithm() throws Exception {
     for (String algorithm : new String[] {"fixed_window", "sliding_window", "token_bucket"}) {
-      with("rules:\n" + rule(algorithm, "/" + algorithm, "key: ip, limit: 3, window: 10s, "
-          + "algorithm: " + algorithm));
+      with(
+          "rules:\n"
+              + rule(
+                  algorithm,
+                  "/" + algorithm,
+                  "key: ip, limit: 3, window: 10s, " + "algorithm: " + algorithm));
       clock.advance(1_234_567);
       RequestView request = TestRequest.get("/" + algorithm);
       admitted(request, 3);
@@ -151,9 +190,13 @@ class LimiterTest {
     with("rules:\n" + kept + rule("changed", "/b", "key: ip, limit: 2, window: 1m"));
     admitted(TestRequest.get("/a"), 2);
     admitted(TestRequest.get("/b"), 2);
-    with("rules:\n" + kept.replace("limit: 2", "limit: 3")
-        + rule("changed", "/b", "key: ip, limit: 2, window: 2m"));
-    assertThat(admitted(TestRequest.get("/a"), 5)).as("a raised limit keeps the count").isEqualTo(1);
+    with(
+        "rules:\n"
+            + kept.replace("limit: 2", "limit: 3")
+            + rule("changed", "/b", "key: ip, limit: 2, window: 2m"));
+    assertThat(admitted(TestRequest.get("/a"), 5))
+        .as("a raised limit keeps the count")
+        .isEqualTo(1);
     assertThat(admitted(TestRequest.get("/b"), 5)).as("a new window starts anew").isEqualTo(2);
   }
 
@@ -170,6 +213,8 @@ class LimiterTest {
     with("rules:\n" + a);
     with("rules:\n" + a);
     with("rules:\n" + a + b);
-    assertThat(admitted(TestRequest.get("/b"), 3)).as("gone for two reloads: forgotten").isEqualTo(2);
+    assertThat(admitted(TestRequest.get("/b"), 3))
+        .as("gone for two reloads: forgotten")
+        .isEqualTo(2);
   }
 }

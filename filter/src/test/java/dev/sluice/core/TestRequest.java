@@ -15,7 +15,7 @@ public final class TestRequest implements RequestView {
   private String remoteUser;
   private final Map<String, List<String>> headers = new LinkedHashMap<>();
 
-  private TestRequest(String method, String path) {
+  public TestRequest(String method, String path) {
     this.method = method;
     this.path = path;
   }

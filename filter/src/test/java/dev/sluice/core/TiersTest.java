@@ -47,9 +47,11 @@ class TiersTest {
 
   @Test
   void unknownOrMissingApiKeyHasNoTier() {
-    assertThat(tierOf(BY_KEY, TestRequest.get("/").from(CLIENT).header("X-API-Key", "k-other"))).isNull();
+    assertThat(tierOf(BY_KEY, TestRequest.get("/").from(CLIENT).header("X-API-Key", "k-other")))
+        .isNull();
     assertThat(tierOf(BY_KEY, TestRequest.get("/").from(CLIENT))).isNull();
-    assertThat(tierOf(BY_KEY, TestRequest.get("/").from(CLIENT).header("X-API-Key", "K-GOLD"))).isNull();
+    assertThat(tierOf(BY_KEY, TestRequest.get("/").from(CLIENT).header("X-API-Key", "K-GOLD")))
+        .isNull();
   }
 
   @Test
@@ -61,7 +63,8 @@ class TiersTest {
   @Test
   void tierHeaderFromAnUntrustedPeerIsIgnored() {
     TestRequest request =
-        TestRequest.get("/").from(CLIENT)
+        TestRequest.get("/")
+            .from(CLIENT)
             .header("X-Plan", "enterprise")
             .header("X-Forwarded-For", "10.0.0.9");
     assertThat(tierOf(BY_HEADER, request)).isNull();

@@ -35,10 +35,11 @@ class EnforcerTest {
   void allowedRequestsCarryTheRateLimitHeaders() throws Exception {
     FakeExchange exchange = new FakeExchange(TestRequest.get("/hello"));
     assertThat(enforcer(new MemoryStore(clock, 10, 0)).admit(exchange)).isTrue();
-    assertThat(exchange.headers).containsExactly(
-        Map.entry("X-RateLimit-Limit", "1"),
-        Map.entry("X-RateLimit-Remaining", "0"),
-        Map.entry("X-RateLimit-Reset", "10"));
+    assertThat(exchange.headers)
+        .containsExactly(
+            Map.entry("X-RateLimit-Limit", "1"),
+            Map.entry("X-RateLimit-Remaining", "0"),
+            Map.entry("X-RateLimit-Reset", "10"));
     assertThat(exchange.status).isZero();
   }
 
@@ -53,8 +54,10 @@ class EnforcerTest {
     assertThat(exchange.contentType).isEqualTo("application/json");
     assertThat(exchange.body)
         .isEqualTo("{\"error\":\"rate_limited\",\"rule\":\"hello\",\"retryAfterSeconds\":8}");
-    assertThat(exchange.headers).containsEntry("Retry-After", "8")
-        .containsEntry("X-RateLimit-Remaining", "0").containsEntry("X-RateLimit-Reset", "8");
+    assertThat(exchange.headers)
+        .containsEntry("Retry-After", "8")
+        .containsEntry("X-RateLimit-Remaining", "0")
+        .containsEntry("X-RateLimit-Reset", "8");
   }
 
   @Test

@@ -13,9 +13,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 /** Many threads on one key: the store admits exactly the limit, never more. */
 class MemoryStoreConcurrencyTest {
@@ -34,15 +34,17 @@ class MemoryStoreConcurrencyTest {
     try {
       Future<?>[] done = new Future<?>[THREADS];
       for (int t = 0; t < THREADS; t++) {
-        done[t] = pool.submit(() -> {
-          start.await();
-          for (int i = 0; i < ATTEMPTS_PER_THREAD; i++) {
-            if (attempt.run()) {
-              admitted.incrementAndGet();
-            }
-          }
-          return null;
-        });
+        done[t] =
+            pool.submit(
+                () -> {
+                  start.await();
+                  for (int i = 0; i < ATTEMPTS_PER_THREAD; i++) {
+                    if (attempt.run()) {
+                      admitted.incrementAndGet();
+                    }
+                  }
+                  return null;
+                });
       }
       start.countDown();
       for (Future<?> f : done) {
@@ -63,11 +65,13 @@ class MemoryStoreConcurrencyTest {
   void oneHotKeyAdmitsExactlyTheLimit(Algorithm algorithm) throws Exception {
     Counters counters = store.counters("hot", algorithm, 60 * SECOND);
     Quota quota = Quota.of(LIMIT, 60 * SECOND, LIMIT);
-    int admitted = hammer(() -> {
-      Permit permit = new Permit(counters, "ip=10.0.0.1", quota, 1);
-      store.acquire(Collections.singletonList(permit));
-      return permit.verdict().allowed();
-    });
+    int admitted =
+        hammer(
+            () -> {
+              Permit permit = new Permit(counters, "ip=10.0.0.1", quota, 1);
+              store.acquire(Collections.singletonList(permit));
+              return permit.verdict().allowed();
+            });
     assertThat(admitted).isEqualTo(LIMIT);
   }
 
@@ -79,12 +83,14 @@ class MemoryStoreConcurrencyTest {
     Quota globalQuota = Quota.of(LIMIT / 2, 60 * SECOND, LIMIT / 2);
     AtomicInteger thread = new AtomicInteger();
     ThreadLocal<String> ip = ThreadLocal.withInitial(() -> "ip=" + thread.getAndIncrement() % 2);
-    int admitted = hammer(() -> {
-      Permit a = new Permit(perIp, ip.get(), ipQuota, 1);
-      Permit b = new Permit(global, "global", globalQuota, 1);
-      store.acquire(Arrays.asList(a, b));
-      return a.verdict().allowed() && b.verdict().allowed();
-    });
+    int admitted =
+        hammer(
+            () -> {
+              Permit a = new Permit(perIp, ip.get(), ipQuota, 1);
+              Permit b = new Permit(global, "global", globalQuota, 1);
+              store.acquire(Arrays.asList(a, b));
+              return a.verdict().allowed() && b.verdict().allowed();
+            });
     assertThat(admitted).isEqualTo(LIMIT / 2);
     // Both IPs together took exactly what the global bucket admitted, not a permit more.
     int left = 0;

@@ -65,6 +65,34 @@ class MemoryStoreTest {
   }
 
   @Test
+  void eachRuleHasItsOwnKeyBudget() {
+    MemoryStore store = new MemoryStore(clock, 2, 0);
+    Counters junk = store.counters("api", Algorithm.FIXED_WINDOW, MINUTE);
+    Counters login = store.counters("login", Algorithm.FIXED_WINDOW, MINUTE);
+    for (int i = 0; i < 10; i++) {
+      take(store, junk, "key=junk" + i, 1);
+    }
+    assertThat(take(store, login, "ip=1", 1)).isTrue();
+    assertThat(take(store, login, "ip=2", 1)).as("a second new client of login").isTrue();
+    assertThat(store.keyCount()).isEqualTo(4);
+  }
+
+  @Test
+  void aDeniedNewIdentityTakesNoKey() {
+    MemoryStore store = new MemoryStore(clock, 10, 0);
+    Counters perIp = store.counters("ip", Algorithm.FIXED_WINDOW, MINUTE);
+    Counters perKey = store.counters("key", Algorithm.FIXED_WINDOW, MINUTE);
+    take(store, perIp, "ip=1", 1);
+    for (int i = 0; i < 5; i++) {
+      Permit ip = new Permit(perIp, "ip=1", Quota.of(1, MINUTE, 1), 1);
+      Permit key = new Permit(perKey, "key=random" + i, Quota.of(100, MINUTE, 100), 1);
+      store.acquire(java.util.Arrays.asList(ip, key));
+      assertThat(ip.verdict().allowed()).isFalse();
+    }
+    assertThat(store.keyCount()).as("only ip=1, never the random keys").isEqualTo(1);
+  }
+
+  @Test
   void sweepingMakesRoomAgain() {
     MemoryStore store = new MemoryStore(clock, 2, 0);
     Counters counters = store.counters("r", Algorithm.FIXED_WINDOW, MINUTE);
@@ -86,7 +114,9 @@ class MemoryStoreTest {
     }
     store.retainOnly(Collections.<Counters>emptyList());
     assertThat(store.keyCount()).isZero();
-    assertThat(take(store, gone, "late", 1)).as("a retired rule still limits, in overflow").isTrue();
+    assertThat(take(store, gone, "late", 1))
+        .as("a retired rule still limits, in overflow")
+        .isTrue();
     assertThat(store.keyCount()).isZero();
   }
 

@@ -26,7 +26,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class FilterScenarios {
-  private static final String RULES = """
+  private static final String RULES =
+      """
       client_ip:
         trusted_proxies: [127.0.0.1/32, "::1/128"]
       exclude: [/health]
@@ -73,7 +74,8 @@ abstract class FilterScenarios {
       assertThat(allowed.statusCode()).isEqualTo(200);
       assertThat(allowed.body()).isEqualTo("hello");
       assertThat(number(allowed, LIMIT)).isEqualTo(3);
-      assertThat(number(allowed, REMAINING)).as("permits left after request %d", i)
+      assertThat(number(allowed, REMAINING))
+          .as("permits left after request %d", i)
           .isEqualTo(3 - i);
       assertThat(number(allowed, RESET)).isBetween(1L, 3600L);
       assertThat(allowed.headers().firstValue(RETRY_AFTER)).isEmpty();
@@ -112,9 +114,9 @@ abstract class FilterScenarios {
   }
 
   /**
-   * The limit of 4 covers the entry path and, for the error page, the dispatch target too: a
-   * second count in any dispatch would end the run early. The forward, include and async targets
-   * lie under the {@code hello} rule, which must never have seen this client.
+   * The limit of 4 covers the entry path and, for the error page, the dispatch target too: a second
+   * count in any dispatch would end the run early. The forward, include and async targets lie under
+   * the {@code hello} rule, which must never have seen this client.
    */
   @ParameterizedTest(name = "{0}")
   @CsvSource({
@@ -130,7 +132,8 @@ abstract class FilterScenarios {
       HttpResponse<String> response = http.get(path, client);
       assertThat(response.statusCode()).as("request %d to %s", i, path).isEqualTo(status);
       assertThat(response.body()).isEqualTo(body);
-      assertThat(number(response, REMAINING)).as("permits left after request %d", i)
+      assertThat(number(response, REMAINING))
+          .as("permits left after request %d", i)
           .isEqualTo(4 - i);
     }
     assertRejected(http.get(path, client), "dispatch");
@@ -146,8 +149,17 @@ abstract class FilterScenarios {
    */
   @Test
   void everySpellingOfAPathCountsAgainstItsRule() throws Exception {
-    List<String> spellings = List.of("/login;x=1", "//login", "/%6cogin", "/login/",
-        "/api/..;/login", "/login", "/login;x=1", "//login", "/%6cogin");
+    List<String> spellings =
+        List.of(
+            "/login;x=1",
+            "//login",
+            "/%6cogin",
+            "/login/",
+            "/api/..;/login",
+            "/login",
+            "/login;x=1",
+            "//login",
+            "/%6cogin");
     int served = http.served();
     List<String> seen = new ArrayList<>();
     int allowed = 0;
@@ -161,7 +173,8 @@ abstract class FilterScenarios {
       assertThat(number(response, LIMIT)).as("login rule applied to " + spelling).isEqualTo(3);
       if (response.statusCode() == 200) {
         allowed++;
-        assertThat(number(response, REMAINING)).as("permits left after " + spelling)
+        assertThat(number(response, REMAINING))
+            .as("permits left after " + spelling)
             .isEqualTo(3 - allowed);
       } else {
         denied++;

@@ -10,8 +10,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
- * Plain HTTP/1.1 over loopback. The container sees every request from 127.0.0.1, a trusted proxy
- * in the test configs, so {@code X-Forwarded-For} names the client: each scenario uses client
+ * Plain HTTP/1.1 over loopback. The container sees every request from 127.0.0.1, a trusted proxy in
+ * the test configs, so {@code X-Forwarded-For} names the client: each scenario uses client
  * addresses of its own and never shares a bucket with another.
  */
 final class Http {
@@ -20,10 +20,11 @@ final class Http {
   static final String RESET = "X-RateLimit-Reset";
   static final String RETRY_AFTER = "Retry-After";
 
-  private final HttpClient client = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(5))
-      .build();
+  private final HttpClient client =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
   private final String base;
 
   Http(int port) {
@@ -31,13 +32,14 @@ final class Http {
   }
 
   /** GETs {@code rawPath} exactly as written (no normalisation) on behalf of {@code clientIp}. */
-  HttpResponse<String> get(String rawPath, String clientIp) throws IOException,
-      InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(base + rawPath))
-        .header("X-Forwarded-For", clientIp)
-        .timeout(Duration.ofSeconds(10))
-        .GET()
-        .build();
+  HttpResponse<String> get(String rawPath, String clientIp)
+      throws IOException, InterruptedException {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(base + rawPath))
+            .header("X-Forwarded-For", clientIp)
+            .timeout(Duration.ofSeconds(10))
+            .GET()
+            .build();
     return client.send(request, HttpResponse.BodyHandlers.ofString());
   }
 
@@ -63,10 +65,17 @@ final class Http {
     number(response, LIMIT);
     number(response, REMAINING);
     number(response, RESET);
-    assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-        type -> assertThat(type.split(";")[0].trim()).isEqualToIgnoringCase("application/json"));
-    assertThat(response.body()).isEqualTo("{\"error\":\"rate_limited\",\"rule\":\"" + ruleId
-        + "\",\"retryAfterSeconds\":" + retryAfter + "}");
+    assertThat(response.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(
+            type ->
+                assertThat(type.split(";")[0].trim()).isEqualToIgnoringCase("application/json"));
+    assertThat(response.body())
+        .isEqualTo(
+            "{\"error\":\"rate_limited\",\"rule\":\""
+                + ruleId
+                + "\",\"retryAfterSeconds\":"
+                + retryAfter
+                + "}");
     return retryAfter;
   }
 }

@@ -43,8 +43,8 @@ final class Jetty12Ee8Javax implements Container {
 
   /** The jar (or directory) the class of a deployed filter or servlet was loaded from. */
   Path loadedFrom(Object instance) throws URISyntaxException {
-    return Paths.get(instance.getClass().getProtectionDomain().getCodeSource().getLocation()
-        .toURI());
+    return Paths.get(
+        instance.getClass().getProtectionDomain().getCodeSource().getLocation().toURI());
   }
 
   /** The live filter instance named {@code name} in web.xml. */
@@ -60,8 +60,8 @@ final class Jetty12Ee8Javax implements Container {
   private static Path jar(String property) {
     String path = System.getProperty(property);
     if (path == null || !Files.isRegularFile(Paths.get(path))) {
-      throw new IllegalStateException(property + " must name a built jar (run through mvn verify), "
-          + "got " + path);
+      throw new IllegalStateException(
+          property + " must name a built jar (run through mvn verify), " + "got " + path);
     }
     return Paths.get(path);
   }

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * Editing ratelimit.yaml under a running container, written once. Rule {@code reload-a} changes
- * its limit from test to test (each test waits for its own value, so order does not matter); rule
+ * Editing ratelimit.yaml under a running container, written once. Rule {@code reload-a} changes its
+ * limit from test to test (each test waits for its own value, so order does not matter); rule
  * {@code reload-b} never changes, and each test spends it as a client of its own to see whether a
  * reload kept the count.
  */
@@ -22,6 +22,7 @@ import org.junit.jupiter.api.TestInstance;
 abstract class ReloadScenarios {
   /** The promise: a valid change is in force within 2 s. */
   private static final Duration IN_FORCE_WITHIN = Duration.ofSeconds(2);
+
   /** Longer than that promise, so an invalid file had every chance to be (wrongly) applied. */
   private static final long IGNORED_AFTER_MILLIS = 2_500;
 
@@ -38,21 +39,22 @@ abstract class ReloadScenarios {
    */
   private static String rules(int a, int b) {
     return """
-        client_ip: { trusted_proxies: [127.0.0.1/32] }
-        rules:
-          - id: reload-a
-            match: { path: /reload/a }
-            key: ip
-            limit: %d
-            window: 1h
-            algorithm: token_bucket
-          - id: reload-b
-            match: { path: /reload/b }
-            key: ip
-            limit: %d
-            window: 1h
-            algorithm: token_bucket
-        """.formatted(a, b);
+           client_ip: { trusted_proxies: [127.0.0.1/32] }
+           rules:
+             - id: reload-a
+               match: { path: /reload/a }
+               key: ip
+               limit: %d
+               window: 1h
+               algorithm: token_bucket
+             - id: reload-b
+               match: { path: /reload/b }
+               key: ip
+               limit: %d
+               window: 1h
+               algorithm: token_bucket
+           """
+        .formatted(a, b);
   }
 
   @BeforeAll
@@ -75,7 +77,8 @@ abstract class ReloadScenarios {
     app.replaceConfig(rules(7, 5));
     assertThat(timeUntilLimit("/reload/a", 7, "10.1.0.2")).isLessThanOrEqualTo(IN_FORCE_WITHIN);
     assertThat(number(http.get("/reload/b", "10.1.0.1"), REMAINING))
-        .as("reload-b permits left: 5, minus 3 before the reload, minus this one").isEqualTo(1);
+        .as("reload-b permits left: 5, minus 3 before the reload, minus this one")
+        .isEqualTo(1);
   }
 
   @Test
@@ -136,7 +139,13 @@ abstract class ReloadScenarios {
       }
       Thread.sleep(20);
     }
-    throw new AssertionError("limit " + limit + " not in force on " + path + " after "
-        + Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms");
+    throw new AssertionError(
+        "limit "
+            + limit
+            + " not in force on "
+            + path
+            + " after "
+            + Duration.ofNanos(System.nanoTime() - start).toMillis()
+            + " ms");
   }
 }

@@ -9,8 +9,8 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /**
- * A web app directory made for one test class, and the ratelimit.yaml it reads. The config lives
- * in a directory of its own beside the app, so the filter's watcher sees only config changes.
+ * A web app directory made for one test class, and the ratelimit.yaml it reads. The config lives in
+ * a directory of its own beside the app, so the filter's watcher sees only config changes.
  */
 final class WebApp {
   /**
@@ -18,7 +18,8 @@ final class WebApp {
    * takes every dispatcher type, so the tests prove a forwarded, included, error or async
    * re-dispatched request is still counted once.
    */
-  private static final String WEB_XML = """
+  private static final String WEB_XML =
+      """
       <?xml version="1.0" encoding="UTF-8"?>
       <web-app xmlns="http://xmlns.jcp.org/xml/ns/javaee"
                xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
@@ -49,6 +50,7 @@ final class WebApp {
         <error-page><error-code>500</error-code><location>/error-page</location></error-page>
       </web-app>
       """;
+
   private static final String[][] SERVLETS = {
     {"hello", "HelloServlet", "/api/hello"},
     {"count", "CountServlet", "/count"},
@@ -76,16 +78,18 @@ final class WebApp {
     Files.writeString(app.config, yaml);
     StringBuilder servlets = new StringBuilder();
     for (String[] s : SERVLETS) {
-      servlets.append(String.format("  <servlet><servlet-name>%s</servlet-name>"
-          + "<servlet-class>dev.sluice.it.app.%s</servlet-class>"
-          + "<async-supported>true</async-supported></servlet>%n"
-          + "  <servlet-mapping><servlet-name>%1$s</servlet-name><url-pattern>%s</url-pattern>"
-          + "</servlet-mapping>%n", s[0], s[1], s[2]));
+      servlets.append(
+          String.format(
+              "  <servlet><servlet-name>%s</servlet-name>"
+                  + "<servlet-class>dev.sluice.it.app.%s</servlet-class>"
+                  + "<async-supported>true</async-supported></servlet>%n "
+                  + " <servlet-mapping><servlet-name>%1$s</servlet-name><url-pattern>%s</url-pattern>"
+                  + "</servlet-mapping>%n",
+              s[0], s[1], s[2]));
     }
     Path webXml = app.dir.resolve("WEB-INF").resolve("web.xml");
     Files.createDirectories(webXml.getParent());
-    Files.writeString(webXml, String.format(WEB_XML, app.config, servlets),
-        StandardCharsets.UTF_8);
+    Files.writeString(webXml, String.format(WEB_XML, app.config, servlets), StandardCharsets.UTF_8);
     return app;
   }
 

@@ -28,8 +28,10 @@ public final class Standalone {
     // The classes are on the class path already; scanning every jar for annotations is slow.
     ((StandardJarScanner) context.getJarScanner()).setScanClassPath(false);
     tomcat.start();
-    System.out.println("Sluice example on http://localhost:" + port
-        + "/  (try GET /api/hello, POST /login, GET /health); Ctrl-C to stop");
+    System.out.println(
+        "Sluice example on http://localhost:"
+            + port
+            + "/  (try GET /api/hello, POST /login, GET /health); Ctrl-C to stop");
     tomcat.getServer().await();
   }
 }
