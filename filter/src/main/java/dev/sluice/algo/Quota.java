@@ -59,6 +59,16 @@ public final class Quota {
     return burst;
   }
 
+  /** Token bucket: microseconds that earn one permit. */
+  public long emissionMicros() {
+    return emissionMicros;
+  }
+
+  /** Token bucket: how far ahead of now the bucket may be spent. */
+  public long toleranceMicros() {
+    return toleranceMicros;
+  }
+
   @Override
   public String toString() {
     return limit + "/" + windowMicros + "µs burst " + burst;

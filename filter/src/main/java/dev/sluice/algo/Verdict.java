@@ -12,7 +12,11 @@ public final class Verdict {
   long nextFirst;
   long nextSecond;
 
-  void set(boolean allowed, long remaining, long resetMicros, long retryAfterMicros) {
+  /**
+   * Records a verdict reached elsewhere: by a Redis script running the same algorithm, or by a
+   * store that could not ask and applies its rule's {@code on_error}.
+   */
+  public void set(boolean allowed, long remaining, long resetMicros, long retryAfterMicros) {
     this.allowed = allowed;
     this.remaining = Math.max(0, remaining);
     this.resetMicros = Math.max(0, resetMicros);

@@ -6,7 +6,6 @@ import dev.sluice.core.PathPattern;
 import dev.sluice.core.Rule;
 import dev.sluice.core.Rules;
 import dev.sluice.core.Tiers;
-import dev.sluice.store.MemoryStore;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -33,14 +32,22 @@ public final class ConfigParser {
   private static final String HEADER_NAME = "[A-Za-z0-9!#$%&'*+.^_`|~-]+";
 
   private final Problems problems;
+  private final Map<String, String> environment;
 
-  private ConfigParser(String file) {
+  private ConfigParser(String file, Map<String, String> environment) {
     this.problems = new Problems(file);
+    this.environment = environment;
   }
 
   /** Parses {@code content}; {@code file} names it in error messages. */
   public static Config parse(String file, String content) throws InvalidConfigException {
-    ConfigParser parser = new ConfigParser(file);
+    return parse(file, content, System.getenv());
+  }
+
+  /** Parses {@code content}, expanding {@code ${NAME}} in Redis URLs from {@code environment}. */
+  public static Config parse(String file, String content, Map<String, String> environment)
+      throws InvalidConfigException {
+    ConfigParser parser = new ConfigParser(file, environment);
     Config config = parser.document(compose(content, parser.problems));
     parser.problems.throwIfAny();
     return config;
@@ -104,7 +111,8 @@ public final class ConfigParser {
       return null;
     }
     Fields top = new Fields(root, "", problems);
-    StoreSettings store = store(top.fields("store"));
+    StoreSettings store =
+        new StoreReader(problems, environment).read(top.fields("store"), top.fields("fleet"));
     Fields defaultFields = top.fields("defaults");
     RuleValues defaults =
         defaultFields == null ? new RuleValues() : RuleValues.read(defaultFields, problems);
@@ -127,26 +135,9 @@ public final class ConfigParser {
         }
       }
     }
-    top.finish("store", "defaults", "client_ip", "api_key_header", "exclude", "tiers", "rules");
+    top.finish(
+        "store", "fleet", "defaults", "client_ip", "api_key_header", "exclude", "tiers", "rules");
     return new Config(store, new Rules(rules, excludes, clientIp, tiers, apiKeyHeader));
-  }
-
-  private StoreSettings store(Fields f) {
-    if (f == null) {
-      return StoreSettings.DEFAULT;
-    }
-    String type = f.string("type");
-    if (type != null && !type.equals("memory")) {
-      problems.at(
-          f.where("type"),
-          f.pathOf("type"),
-          type.equals("redis")
-              ? "the redis store is not in this version of Sluice yet; use memory"
-              : "must be memory, got \"" + type + "\"");
-    }
-    Long maxKeys = f.positive("max_keys");
-    f.finish("type", "max_keys");
-    return new StoreSettings("memory", maxKeys == null ? MemoryStore.DEFAULT_MAX_KEYS : maxKeys);
   }
 
   private ClientIp clientIp(Fields f) {

@@ -2,7 +2,7 @@ package dev.sluice.config;
 
 import dev.sluice.algo.Algorithm;
 import dev.sluice.core.Key;
-import dev.sluice.core.OnError;
+import dev.sluice.store.OnError;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -3,24 +3,45 @@ package dev.sluice.config;
 import dev.sluice.store.Clock;
 import dev.sluice.store.MemoryStore;
 import dev.sluice.store.Store;
+import dev.sluice.store.redis.RedisSettings;
+import dev.sluice.store.redis.RedisStore;
 
-/** The {@code store} section. Unlike rules, a store is chosen at start-up only. */
+/**
+ * The {@code store} and {@code fleet} sections. Unlike rules, a store is chosen at start-up only:
+ * counts cannot move between stores.
+ */
 public final class StoreSettings {
-  static final StoreSettings DEFAULT = new StoreSettings("memory", MemoryStore.DEFAULT_MAX_KEYS);
+  static final String DEFAULT_KEY_PREFIX = "rl";
+  static final StoreSettings DEFAULT = memory(MemoryStore.DEFAULT_MAX_KEYS);
 
   /** How often the memory store drops idle keys. */
   private static final long SWEEP_EVERY_MILLIS = 1_000;
 
-  private final String type;
   private final long maxKeys;
+  private final RedisSettings redis;
+  private final String keyPrefix;
+  private final int fleetSize;
 
-  StoreSettings(String type, long maxKeys) {
-    this.type = type;
+  private StoreSettings(long maxKeys, RedisSettings redis, String keyPrefix, int fleetSize) {
     this.maxKeys = maxKeys;
+    this.redis = redis;
+    this.keyPrefix = keyPrefix;
+    this.fleetSize = fleetSize;
+  }
+
+  static StoreSettings memory(long maxKeys) {
+    return new StoreSettings(maxKeys, null, DEFAULT_KEY_PREFIX, 1);
+  }
+
+  /**
+   * @param fleetSize JVMs sharing the limits, or 0 for auto
+   */
+  static StoreSettings redis(long maxKeys, RedisSettings redis, String keyPrefix, int fleetSize) {
+    return new StoreSettings(maxKeys, redis, keyPrefix, fleetSize);
   }
 
   public String type() {
-    return type;
+    return redis == null ? "memory" : "redis";
   }
 
   public long maxKeys() {
@@ -28,23 +49,37 @@ public final class StoreSettings {
   }
 
   Store open(Clock clock) {
-    return new MemoryStore(clock, maxKeys, SWEEP_EVERY_MILLIS);
+    return redis == null
+        ? new MemoryStore(clock, maxKeys, SWEEP_EVERY_MILLIS)
+        : RedisStore.open(redis, keyPrefix, fleetSize, clock, maxKeys);
+  }
+
+  private String describe() {
+    return redis == null
+        ? "memory (max_keys " + maxKeys + ")"
+        : "redis "
+            + redis.describe()
+            + " (key_prefix "
+            + keyPrefix
+            + ", fleet "
+            + (fleetSize == 0 ? "auto" : Integer.toString(fleetSize))
+            + ", max_keys "
+            + maxKeys
+            + ")";
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof StoreSettings
-        && type.equals(((StoreSettings) o).type)
-        && maxKeys == ((StoreSettings) o).maxKeys;
+    return o instanceof StoreSettings && describe().equals(((StoreSettings) o).describe());
   }
 
   @Override
   public int hashCode() {
-    return type.hashCode() * 31 + Long.hashCode(maxKeys);
+    return describe().hashCode();
   }
 
   @Override
   public String toString() {
-    return type + " (max_keys " + maxKeys + ")";
+    return describe();
   }
 }

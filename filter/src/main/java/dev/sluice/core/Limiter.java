@@ -75,7 +75,8 @@ public final class Limiter {
       if (identity == null) {
         continue;
       }
-      Permit permit = new Permit(b.counters[i], identity, rule.quotaFor(subject), rule.cost());
+      Permit permit =
+          new Permit(b.counters[i], identity, rule.quotaFor(subject), rule.cost(), rule.onError());
       if (rule.shadow()) {
         shadowed = add(shadowed, permit, rules.size());
       } else {

@@ -2,6 +2,7 @@ package dev.sluice.core;
 
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
+import dev.sluice.store.OnError;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;

@@ -11,13 +11,20 @@ public final class Permit {
   final String identity;
   final Quota quota;
   final long cost;
+  final OnError onError;
   final Verdict verdict = new Verdict();
 
-  public Permit(Counters counters, String identity, Quota quota, long cost) {
+  public Permit(Counters counters, String identity, Quota quota, long cost, OnError onError) {
     this.counters = counters;
     this.identity = identity;
     this.quota = quota;
     this.cost = cost;
+    this.onError = onError;
+  }
+
+  /** A permit of a rule that fails open, the default. */
+  public Permit(Counters counters, String identity, Quota quota, long cost) {
+    this(counters, identity, quota, cost, OnError.FAIL_OPEN);
   }
 
   public Counters counters() {
@@ -35,6 +42,11 @@ public final class Permit {
 
   public long cost() {
     return cost;
+  }
+
+  /** What to do when the store cannot answer for this permit. */
+  public OnError onError() {
+    return onError;
   }
 
   public Verdict verdict() {

@@ -61,7 +61,7 @@ class CheckTest {
     Path file =
         write(
             """
-            store: { type: redis }
+            store: { type: valkey }
             rules:
               - id: a
                 match: { path: /a }

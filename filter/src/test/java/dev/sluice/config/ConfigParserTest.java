@@ -10,11 +10,11 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.sluice.algo.Algorithm;
 import dev.sluice.core.CoreAccess;
-import dev.sluice.core.OnError;
 import dev.sluice.core.Rule;
 import dev.sluice.core.Rules;
 import dev.sluice.core.TestRequest;
 import dev.sluice.store.MemoryStore;
+import dev.sluice.store.OnError;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -224,8 +224,8 @@ class ConfigParserTest {
     assertThat(error.field()).isEqualTo("rule");
     assertThat(error.message())
         .isEqualTo(
-            "unknown field (known here: store, defaults, client_ip, api_key_header, exclude,"
-                + " tiers, rules)");
+            "unknown field (known here: store, fleet, defaults, client_ip, api_key_header,"
+                + " exclude, tiers, rules)");
   }
 
   @Test
@@ -250,18 +250,18 @@ class ConfigParserTest {
   }
 
   @Test
-  void redisStoreIsNotAvailableYet() {
+  void redisStoreNeedsToKnowWhereRedisIs() {
     ConfigError error = onlyError("store:\n  type: redis\nrules: []\n");
     assertThat(error.line()).isEqualTo(2);
-    assertThat(error.field()).isEqualTo("store.type");
-    assertThat(error.message()).contains("redis store is not in this version");
+    assertThat(error.field()).isEqualTo("store.redis");
+    assertThat(error.message()).contains("url: redis://host:6379");
   }
 
   @Test
   void unknownStoreTypeIsRejected() {
     ConfigError error = onlyError("store: { type: bogus }\n");
     assertThat(error.field()).isEqualTo("store.type");
-    assertThat(error.message()).isEqualTo("must be memory, got \"bogus\"");
+    assertThat(error.message()).isEqualTo("must be memory or redis, got \"bogus\"");
   }
 
   @Test
@@ -506,9 +506,9 @@ class ConfigParserTest {
             () -> ConfigParser.parse("f.yaml", "store: { type: x }\nbogus: 1\n"));
     assertThat(e.getMessage())
         .isEqualTo(
-            "f.yaml:1:16: store.type: must be memory, got \"x\"\n"
-                + "f.yaml:2:1: bogus: unknown field (known here: store, defaults, client_ip,"
-                + " api_key_header, exclude, tiers, rules)");
+            "f.yaml:1:16: store.type: must be memory or redis, got \"x\"\n"
+                + "f.yaml:2:1: bogus: unknown field (known here: store, fleet, defaults,"
+                + " client_ip, api_key_header, exclude, tiers, rules)");
   }
 
   @Test

@@ -2,7 +2,7 @@ package dev.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.core.OnError;
+import dev.sluice.store.OnError;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.List;

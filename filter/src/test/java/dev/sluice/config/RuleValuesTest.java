@@ -7,8 +7,8 @@ import static dev.sluice.config.ConfigTesting.rule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.algo.Algorithm;
-import dev.sluice.core.OnError;
 import dev.sluice.core.Rule;
+import dev.sluice.store.OnError;
 import java.io.StringReader;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;

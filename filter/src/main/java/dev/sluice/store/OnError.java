@@ -1,4 +1,4 @@
-package dev.sluice.core;
+package dev.sluice.store;
 
 /** What a rule does when its shared store cannot answer. */
 public enum OnError {

@@ -1,0 +1,166 @@
+package dev.sluice.config;
+
+import dev.sluice.store.MemoryStore;
+import dev.sluice.store.redis.RedisSettings;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the {@code store} and {@code fleet} sections. Redis URLs may name environment variables,
+ * {@code redis://:${REDIS_PASSWORD}@redis:6379}, so a password need not live in the file.
+ */
+final class StoreReader {
+  static final long DEFAULT_TIMEOUT_MICROS = 50_000;
+  static final int DEFAULT_POOL_SIZE = 32;
+  private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
+
+  private final Problems problems;
+  private final Map<String, String> environment;
+
+  StoreReader(Problems problems, Map<String, String> environment) {
+    this.problems = problems;
+    this.environment = environment;
+  }
+
+  StoreSettings read(Fields store, Fields fleet) {
+    int fleetSize = fleetSize(fleet);
+    if (store == null) {
+      return StoreSettings.DEFAULT;
+    }
+    String type = store.string("type");
+    Long maxKeys = store.positive("max_keys");
+    long keys = maxKeys == null ? MemoryStore.DEFAULT_MAX_KEYS : maxKeys;
+    String prefix = store.string("key_prefix");
+    if (prefix != null && !prefix.matches("[A-Za-z0-9_.:-]{1,32}")) {
+      problems.at(
+          store.where("key_prefix"),
+          store.pathOf("key_prefix"),
+          "must be 1 to 32 of A-Z a-z 0-9 _ . : -, got \"" + prefix + "\"");
+    }
+    Fields redis = store.fields("redis");
+    store.finish("type", "max_keys", "key_prefix", "redis");
+    if (type == null || type.equals("memory")) {
+      if (redis != null) {
+        problems.at(redis.node(), store.pathOf("redis"), "applies to type: redis only");
+      }
+      return StoreSettings.memory(keys);
+    }
+    if (!type.equals("redis")) {
+      problems.at(
+          store.where("type"),
+          store.pathOf("type"),
+          "must be memory or redis, got \"" + type + "\"");
+      return StoreSettings.memory(keys);
+    }
+    if (redis == null) {
+      problems.at(
+          store.node(),
+          store.pathOf("redis"),
+          "missing: type redis needs redis: { url: redis://host:6379 } (or cluster, sentinel)");
+      return StoreSettings.memory(keys);
+    }
+    RedisSettings settings = redis(redis);
+    return settings == null
+        ? StoreSettings.memory(keys)
+        : StoreSettings.redis(keys, settings, prefix == null ? "rl" : prefix, fleetSize);
+  }
+
+  private RedisSettings redis(Fields f) {
+    List<URI> url = urls(f, "url");
+    List<URI> cluster = urls(f, "cluster");
+    Fields sentinel = f.fields("sentinel");
+    String master = null;
+    List<URI> sentinels = null;
+    if (sentinel != null) {
+      master = sentinel.string("master");
+      sentinels = urls(sentinel, "nodes");
+      if (master == null || sentinels == null) {
+        problems.at(
+            sentinel.node(),
+            f.pathOf("sentinel"),
+            "needs master: <name> and nodes: [redis://sentinel:26379, ...]");
+      }
+      sentinel.finish("master", "nodes");
+    }
+    Long timeout = f.duration("timeout");
+    Long pool = f.positive("pool_size");
+    f.finish("url", "cluster", "sentinel", "timeout", "pool_size");
+    int given = (url != null ? 1 : 0) + (cluster != null ? 1 : 0) + (sentinel != null ? 1 : 0);
+    if (given != 1) {
+      problems.at(f.node(), f.pathOf("url"), "give exactly one of url, cluster or sentinel");
+      return null;
+    }
+    int timeoutMillis =
+        (int) Math.max(1, (timeout == null ? DEFAULT_TIMEOUT_MICROS : timeout) / 1000);
+    int poolSize = pool == null ? DEFAULT_POOL_SIZE : (int) Math.min(pool, 10_000);
+    if (url != null) {
+      return url.isEmpty() ? null : RedisSettings.standalone(url.get(0), timeoutMillis, poolSize);
+    }
+    if (cluster != null) {
+      return cluster.isEmpty() ? null : RedisSettings.cluster(cluster, timeoutMillis, poolSize);
+    }
+    return master == null || sentinels == null || sentinels.isEmpty()
+        ? null
+        : RedisSettings.sentinel(master, sentinels, timeoutMillis, poolSize);
+  }
+
+  /** Redis URLs given as one value or a list, with environment variables expanded; or null. */
+  private List<URI> urls(Fields f, String name) {
+    List<Fields.Value> values = f.values(name);
+    if (values == null) {
+      return null;
+    }
+    List<URI> urls = new ArrayList<>();
+    for (Fields.Value value : values) {
+      String text = expand(value);
+      try {
+        urls.add(RedisSettings.parseUrl(text));
+      } catch (IllegalArgumentException e) {
+        // The message never repeats the URL: it may hold a password.
+        problems.at(value.node, value.path, e.getMessage());
+      }
+    }
+    return urls;
+  }
+
+  private String expand(Fields.Value value) {
+    Matcher m = VARIABLE.matcher(value.text);
+    StringBuffer out = new StringBuffer();
+    while (m.find()) {
+      String set = environment.get(m.group(1));
+      if (set == null) {
+        problems.at(
+            value.node,
+            value.path,
+            "names the environment variable " + m.group(1) + ", which is not set");
+        set = "";
+      }
+      m.appendReplacement(out, Matcher.quoteReplacement(set));
+    }
+    m.appendTail(out);
+    return out.toString();
+  }
+
+  private int fleetSize(Fields fleet) {
+    if (fleet == null) {
+      return 0;
+    }
+    String size = fleet.string("size");
+    fleet.finish("size");
+    if (size == null || size.equals("auto")) {
+      return 0;
+    }
+    if (size.matches("[1-9][0-9]{0,5}")) {
+      return Integer.parseInt(size);
+    }
+    problems.at(
+        fleet.where("size"),
+        fleet.pathOf("size"),
+        "must be auto or a number of JVMs from 1 to 999999, got \"" + size + "\"");
+    return 0;
+  }
+}

@@ -1,0 +1,102 @@
+package dev.sluice.store.redis;
+
+import dev.sluice.algo.Quota;
+import dev.sluice.store.Permit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The permits of one identity: one script call, since their keys share a hash tag. */
+final class Call {
+  final List<Permit> permits = new ArrayList<>(2);
+  final List<String> keys = new ArrayList<>(2);
+
+  /** Groups permits by identity, in the order the identities first appear. */
+  static List<Call> byIdentity(List<Permit> permits, String[] keys) {
+    if (permits.size() == 1) {
+      Call call = new Call();
+      call.add(permits.get(0), keys[0]);
+      List<Call> one = new ArrayList<>(1);
+      one.add(call);
+      return one;
+    }
+    Map<String, Call> calls = new LinkedHashMap<>();
+    for (int i = 0; i < keys.length; i++) {
+      Permit permit = permits.get(i);
+      Call call = calls.get(permit.identity());
+      if (call == null) {
+        call = new Call();
+        calls.put(permit.identity(), call);
+      }
+      call.add(permit, keys[i]);
+    }
+    return new ArrayList<>(calls.values());
+  }
+
+  private void add(Permit permit, String key) {
+    permits.add(permit);
+    keys.add(key);
+  }
+
+  /** ARGV of acquire.lua: the time offset, then six values per key. */
+  List<String> acquireArgs(long offsetMicros) {
+    List<String> args = new ArrayList<>(1 + 6 * permits.size());
+    args.add(Long.toString(offsetMicros));
+    for (Permit p : permits) {
+      Quota q = p.quota();
+      args.add(((RedisCounters) p.counters()).code);
+      args.add(Long.toString(q.limit()));
+      args.add(Long.toString(q.windowMicros()));
+      args.add(Long.toString(q.emissionMicros()));
+      args.add(Long.toString(q.toleranceMicros()));
+      args.add(Long.toString(p.cost()));
+    }
+    return args;
+  }
+
+  /** ARGV of refund.lua: the time offset, then four values per key. */
+  List<String> refundArgs(long offsetMicros) {
+    List<String> args = new ArrayList<>(1 + 4 * permits.size());
+    args.add(Long.toString(offsetMicros));
+    for (Permit p : permits) {
+      args.add(((RedisCounters) p.counters()).code);
+      args.add(Long.toString(p.quota().windowMicros()));
+      args.add(Long.toString(p.quota().emissionMicros()));
+      args.add(Long.toString(p.cost()));
+    }
+    return args;
+  }
+
+  /** Fills each permit's verdict from acquire.lua's reply: four integers per key. */
+  void fill(Object reply) {
+    List<?> values = (List<?>) reply;
+    for (int i = 0; i < permits.size(); i++) {
+      permits
+          .get(i)
+          .verdict()
+          .set(
+              ((Long) values.get(4 * i)) == 1,
+              (Long) values.get(4 * i + 1),
+              (Long) values.get(4 * i + 2),
+              (Long) values.get(4 * i + 3));
+    }
+  }
+
+  boolean allowed() {
+    for (Permit p : permits) {
+      if (!p.verdict().allowed()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  void rememberDenials(LocalDenials denials) {
+    for (int i = 0; i < permits.size(); i++) {
+      if (!permits.get(i).verdict().allowed()) {
+        denials.remember(keys.get(i), permits.get(i).verdict().retryAfterMicros());
+      }
+    }
+  }
+}

@@ -1,0 +1,103 @@
+package dev.sluice.store.redis;
+
+import dev.sluice.algo.Algorithm;
+import dev.sluice.algo.Quota;
+import dev.sluice.store.Counters;
+import dev.sluice.store.MemoryStore;
+import dev.sluice.store.OnError;
+import dev.sluice.store.Permit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Decides what Redis cannot: a fail_open rule gets this JVM's share of its limit (limit ÷ fleet
+ * size, at least 1) from a local memory store, so the fleet as a whole stays near the limit instead
+ * of letting everything through; a fail_closed rule denies with a retry of one second. Like every
+ * decision, all or nothing: one fail_closed rule denies the request.
+ */
+final class LocalShare {
+  private static final long ONE_SECOND = 1_000_000;
+
+  private final MemoryStore store;
+  private final Fleet fleet;
+
+  /** Share quotas per rule quota, for the fleet size they were made for. */
+  private volatile Shares shares = new Shares(0);
+
+  LocalShare(MemoryStore store, Fleet fleet) {
+    this.store = store;
+    this.fleet = fleet;
+  }
+
+  Counters counters(String ruleId, Algorithm algorithm, long windowMicros) {
+    return store.counters(ruleId, algorithm, windowMicros);
+  }
+
+  void retainOnly(List<Counters> live) {
+    store.retainOnly(live);
+  }
+
+  /** Decides {@code permits} (of {@link RedisCounters}) locally, filling their verdicts. */
+  void acquire(List<Permit> permits) {
+    for (Permit permit : permits) {
+      if (permit.onError() == OnError.FAIL_CLOSED) {
+        for (Permit each : permits) {
+          each.verdict().set(false, 0, ONE_SECOND, ONE_SECOND);
+        }
+        return;
+      }
+    }
+    List<Permit> local = new ArrayList<>(permits.size());
+    for (Permit permit : permits) {
+      Counters counters = ((RedisCounters) permit.counters()).local;
+      local.add(new Permit(counters, permit.identity(), share(permit.quota()), permit.cost()));
+    }
+    store.acquire(local);
+    for (int i = 0; i < permits.size(); i++) {
+      copy(local.get(i), permits.get(i));
+    }
+  }
+
+  private static void copy(Permit from, Permit to) {
+    to.verdict()
+        .set(
+            from.verdict().allowed(),
+            from.verdict().remaining(),
+            from.verdict().resetMicros(),
+            from.verdict().retryAfterMicros());
+  }
+
+  private Quota share(Quota quota) {
+    int size = fleet.size();
+    Shares current = shares;
+    if (current.fleetSize != size) {
+      current = new Shares(size);
+      shares = current;
+    }
+    Quota share = current.byQuota.get(quota);
+    if (share == null) {
+      share =
+          Quota.of(
+              Math.max(1, quota.limit() / size),
+              quota.windowMicros(),
+              Math.max(1, quota.burst() / size));
+      current.byQuota.put(quota, share);
+    }
+    return share;
+  }
+
+  void close() {
+    store.close();
+  }
+
+  private static final class Shares {
+    final int fleetSize;
+    final Map<Quota, Quota> byQuota = new ConcurrentHashMap<>();
+
+    Shares(int fleetSize) {
+      this.fleetSize = fleetSize;
+    }
+  }
+}

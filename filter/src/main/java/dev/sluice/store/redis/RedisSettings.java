@@ -1,0 +1,157 @@
+package dev.sluice.store.redis;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.JedisSentineled;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * Where Redis is and how to talk to it: one server ({@code url}), a Cluster (seed nodes) or a
+ * Sentinel group (master name and sentinels). Every wait is bounded by {@code timeout}: connecting,
+ * borrowing a pooled connection and the command itself, so a slow Redis costs a request at most
+ * that much before the breaker takes over.
+ */
+public final class RedisSettings {
+  private final List<URI> nodes;
+  private final String sentinelMaster;
+  private final boolean cluster;
+  private final int timeoutMillis;
+  private final int poolSize;
+
+  private RedisSettings(
+      List<URI> nodes, String sentinelMaster, boolean cluster, int timeoutMillis, int poolSize) {
+    this.nodes = Collections.unmodifiableList(new ArrayList<>(nodes));
+    this.sentinelMaster = sentinelMaster;
+    this.cluster = cluster;
+    this.timeoutMillis = timeoutMillis;
+    this.poolSize = poolSize;
+  }
+
+  public static RedisSettings standalone(URI url, int timeoutMillis, int poolSize) {
+    return new RedisSettings(Collections.singletonList(url), null, false, timeoutMillis, poolSize);
+  }
+
+  public static RedisSettings cluster(List<URI> seeds, int timeoutMillis, int poolSize) {
+    return new RedisSettings(seeds, null, true, timeoutMillis, poolSize);
+  }
+
+  public static RedisSettings sentinel(
+      String master, List<URI> sentinels, int timeoutMillis, int poolSize) {
+    return new RedisSettings(sentinels, master, false, timeoutMillis, poolSize);
+  }
+
+  /**
+   * Parses {@code redis://[user[:password]@]host[:port][/db]} or {@code rediss://} (TLS).
+   *
+   * @throws IllegalArgumentException with a message fit for the user
+   */
+  public static URI parseUrl(String text) {
+    try {
+      URI uri = new URI(text.trim());
+      if (!"redis".equals(uri.getScheme()) && !"rediss".equals(uri.getScheme())
+          || uri.getHost() == null) {
+        throw new IllegalArgumentException(
+            "must look like redis://host:port or rediss://user:password@host:port/0");
+      }
+      database(uri);
+      return uri;
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("is not a URL: " + e.getReason());
+    }
+  }
+
+  /** Connects; the client reconnects by itself later, and never throws here for a down server. */
+  UnifiedJedis connect() {
+    JedisClientConfig client = clientConfig(nodes.get(0));
+    GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
+    pool.setMaxTotal(poolSize);
+    pool.setMaxIdle(poolSize);
+    pool.setBlockWhenExhausted(true);
+    pool.setMaxWait(Duration.ofMillis(timeoutMillis));
+    if (cluster) {
+      // One attempt: a command that timed out may already have counted, so it is never retried.
+      return new JedisCluster(hostsAndPorts(), client, 1, pool);
+    }
+    if (sentinelMaster != null) {
+      return new JedisSentineled(sentinelMaster, client, pool, hostsAndPorts(), client);
+    }
+    return new JedisPooled(hostAndPort(nodes.get(0)), client, pool);
+  }
+
+  private JedisClientConfig clientConfig(URI uri) {
+    DefaultJedisClientConfig.Builder config =
+        DefaultJedisClientConfig.builder()
+            .connectionTimeoutMillis(timeoutMillis)
+            .socketTimeoutMillis(timeoutMillis)
+            .clientName("sluice")
+            .ssl("rediss".equals(uri.getScheme()))
+            .database(database(uri));
+    String userInfo = uri.getUserInfo();
+    if (userInfo != null) {
+      int colon = userInfo.indexOf(':');
+      if (colon < 0) {
+        config.password(userInfo);
+      } else {
+        if (colon > 0) {
+          config.user(userInfo.substring(0, colon));
+        }
+        config.password(userInfo.substring(colon + 1));
+      }
+    }
+    return config.build();
+  }
+
+  private static int database(URI uri) {
+    String path = uri.getPath();
+    if (path == null || path.isEmpty() || path.equals("/")) {
+      return 0;
+    }
+    try {
+      return Integer.parseInt(path.substring(1));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("the path of a Redis URL is a database number");
+    }
+  }
+
+  private Set<HostAndPort> hostsAndPorts() {
+    Set<HostAndPort> hosts = new LinkedHashSet<>();
+    for (URI node : nodes) {
+      hosts.add(hostAndPort(node));
+    }
+    return hosts;
+  }
+
+  private static HostAndPort hostAndPort(URI uri) {
+    return new HostAndPort(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort());
+  }
+
+  /** Everything but credentials, to tell whether a reload changed the store. */
+  public String describe() {
+    return this + " timeout " + timeoutMillis + "ms pool " + poolSize;
+  }
+
+  /** Names the target in logs: hosts and ports, never a password. */
+  @Override
+  public String toString() {
+    List<String> hosts = new ArrayList<>();
+    for (URI node : nodes) {
+      hosts.add(node.getHost() + ":" + (node.getPort() < 0 ? 6379 : node.getPort()));
+    }
+    String kind =
+        cluster ? "cluster " : sentinelMaster != null ? "sentinel " + sentinelMaster + " via " : "";
+    return kind + String.join(",", hosts);
+  }
+}

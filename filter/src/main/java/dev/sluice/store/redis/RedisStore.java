@@ -1,0 +1,189 @@
+package dev.sluice.store.redis;
+
+import dev.sluice.algo.Algorithm;
+import dev.sluice.store.Clock;
+import dev.sluice.store.Counters;
+import dev.sluice.store.MemoryStore;
+import dev.sluice.store.Permit;
+import dev.sluice.store.Store;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * Limits shared by a fleet: every decision is one atomic Lua script per identity on Redis
+ * (standalone, Sentinel or Cluster), timed by Redis TIME, so JVM clocks never matter.
+ *
+ * <p>Why it looks like this. All rules of one identity share a hash tag, so they are checked in one
+ * script call, all or nothing. Rules of different identities (per IP and per API key, say) live on
+ * different slots and take one call each, in order; a later denial refunds what the earlier calls
+ * took. A key Redis has just denied is denied here until Redis said it would allow it ({@link
+ * LocalDenials}), which keeps floods off the shard. When Redis fails or times out, a {@link
+ * Breaker} stops calling it and each rule decides by its {@code on_error}: fail_open takes this
+ * JVM's share of the limit from a local store ({@link LocalShare}), fail_closed denies.
+ */
+public final class RedisStore implements Store {
+  private static final Logger LOG = Logger.getLogger("dev.sluice.store.redis");
+
+  private final UnifiedJedis redis;
+  private final String prefix;
+  private final LongSupplier timeOffsetMicros;
+  private final Breaker breaker;
+  private final LocalDenials denials;
+  private final LocalShare share;
+  private final Fleet fleet;
+  private final ScheduledExecutorService upkeep;
+
+  /**
+   * @param fleetSize JVMs sharing the limits, or 0 to count them through Redis heartbeats
+   * @param clock this JVM's clock: only for local decisions, never for counting in Redis
+   * @param timeOffsetMicros added to Redis TIME by the scripts: 0 in production; tests move time
+   */
+  public RedisStore(
+      UnifiedJedis redis,
+      String name,
+      String prefix,
+      int fleetSize,
+      Clock clock,
+      long maxLocalKeys,
+      LongSupplier timeOffsetMicros) {
+    this.redis = redis;
+    this.prefix = prefix;
+    this.timeOffsetMicros = timeOffsetMicros;
+    this.breaker = new Breaker(clock, name);
+    this.denials = new LocalDenials(clock);
+    this.fleet = new Fleet(prefix, fleetSize);
+    this.share = new LocalShare(new MemoryStore(clock, maxLocalKeys, 1_000), fleet);
+    this.upkeep =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "sluice-redis-upkeep");
+              t.setDaemon(true);
+              return t;
+            });
+    if (fleet.isAuto()) {
+      fleet.beat(redis, timeOffsetMicros);
+    }
+    upkeep.scheduleWithFixedDelay(this::upkeep, 1, 1, TimeUnit.SECONDS);
+  }
+
+  /** Connects as {@code settings} say; Redis being down now is fine, it is retried per request. */
+  public static RedisStore open(
+      RedisSettings settings, String prefix, int fleetSize, Clock clock, long maxLocalKeys) {
+    return new RedisStore(
+        settings.connect(), settings.toString(), prefix, fleetSize, clock, maxLocalKeys, () -> 0L);
+  }
+
+  @Override
+  public Counters counters(String ruleId, Algorithm algorithm, long windowMicros) {
+    return new RedisCounters(
+        ruleId, algorithm, windowMicros, share.counters(ruleId, algorithm, windowMicros));
+  }
+
+  @Override
+  public void acquire(List<Permit> permits) {
+    String[] keys = new String[permits.size()];
+    for (int i = 0; i < keys.length; i++) {
+      Permit p = permits.get(i);
+      keys[i] = ((RedisCounters) p.counters()).key(prefix, p.identity());
+      long denied = denials.deniedFor(keys[i]);
+      if (denied > 0) {
+        p.verdict().set(false, 0, denied, denied);
+        return;
+      }
+    }
+    List<Call> calls = Call.byIdentity(permits, keys);
+    for (int done = 0; done < calls.size(); done++) {
+      Call call = calls.get(done);
+      if (!breaker.allowsCall()) {
+        decideLocally(calls, done);
+        return;
+      }
+      try {
+        call.fill(Script.ACQUIRE.run(redis, call.keys, call.acquireArgs(offset())));
+        breaker.succeeded();
+      } catch (JedisException e) {
+        breaker.failed(e);
+        decideLocally(calls, done);
+        return;
+      }
+      if (!call.allowed()) {
+        call.rememberDenials(denials);
+        refund(calls.subList(0, done));
+        return;
+      }
+    }
+  }
+
+  /** Redis cannot answer for calls[from..]; calls before it were taken in Redis. */
+  private void decideLocally(List<Call> calls, int from) {
+    List<Permit> rest = new ArrayList<>();
+    for (Call call : calls.subList(from, calls.size())) {
+      rest.addAll(call.permits);
+    }
+    share.acquire(rest);
+    for (Permit p : rest) {
+      if (!p.verdict().allowed()) {
+        refund(calls.subList(0, from));
+        return;
+      }
+    }
+  }
+
+  /** Gives back what earlier calls of a denied request took; best effort, never retried. */
+  private void refund(List<Call> taken) {
+    for (Call call : taken) {
+      try {
+        Script.REFUND.run(redis, call.keys, call.refundArgs(offset()));
+      } catch (JedisException e) {
+        LOG.log(Level.FINE, "Sluice could not refund " + call.keys + "; it will expire", e);
+      }
+    }
+  }
+
+  private long offset() {
+    return timeOffsetMicros.getAsLong();
+  }
+
+  @Override
+  public void retainOnly(Collection<? extends Counters> live) {
+    List<Counters> locals = new ArrayList<>();
+    for (Counters c : live) {
+      locals.add(((RedisCounters) c).local);
+    }
+    share.retainOnly(locals);
+    denials.forgetAll();
+  }
+
+  /** The JVMs this store believes share the limits. */
+  public int fleetSize() {
+    return fleet.size();
+  }
+
+  private void upkeep() {
+    denials.sweep();
+    if (fleet.isAuto()) {
+      fleet.beat(redis, timeOffsetMicros);
+    }
+  }
+
+  @Override
+  public void close() {
+    upkeep.shutdownNow();
+    try {
+      upkeep.awaitTermination(1, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    share.close();
+    redis.close();
+  }
+}
