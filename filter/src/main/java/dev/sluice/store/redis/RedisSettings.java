@@ -138,6 +138,10 @@ public final class RedisSettings {
     return new HostAndPort(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort());
   }
 
+  int timeoutMillis() {
+    return timeoutMillis;
+  }
+
   /** Everything but credentials, to tell whether a reload changed the store. */
   public String describe() {
     return this + " timeout " + timeoutMillis + "ms pool " + poolSize;

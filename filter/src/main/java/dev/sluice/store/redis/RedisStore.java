@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import redis.clients.jedis.UnifiedJedis;
@@ -33,9 +32,13 @@ import redis.clients.jedis.exceptions.JedisException;
 public final class RedisStore implements Store {
   private static final Logger LOG = Logger.getLogger("dev.sluice.store.redis");
 
+  /** Pipelines in flight at once; each holds one connection while it waits for its replies. */
+  private static final int SENDERS = 4;
+
   private final UnifiedJedis redis;
+  private final Pipeliner pipeliner;
   private final String prefix;
-  private final LongSupplier timeOffsetMicros;
+  private final ScriptTime time;
   private final Breaker breaker;
   private final LocalDenials denials;
   private final LocalShare share;
@@ -45,7 +48,8 @@ public final class RedisStore implements Store {
   /**
    * @param fleetSize JVMs sharing the limits, or 0 to count them through Redis heartbeats
    * @param clock this JVM's clock: only for local decisions, never for counting in Redis
-   * @param timeOffsetMicros added to Redis TIME by the scripts: 0 in production; tests move time
+   * @param time what the scripts take as now: {@link ScriptTime#REDIS} but in tests
+   * @param timeoutMillis the most a decision waits for Redis before deciding locally
    */
   public RedisStore(
       UnifiedJedis redis,
@@ -54,10 +58,12 @@ public final class RedisStore implements Store {
       int fleetSize,
       Clock clock,
       long maxLocalKeys,
-      LongSupplier timeOffsetMicros) {
+      ScriptTime time,
+      long timeoutMillis) {
     this.redis = redis;
+    this.pipeliner = new Pipeliner(redis, timeoutMillis, SENDERS);
     this.prefix = prefix;
-    this.timeOffsetMicros = timeOffsetMicros;
+    this.time = time;
     this.breaker = new Breaker(clock, name);
     this.denials = new LocalDenials(clock);
     this.fleet = new Fleet(prefix, fleetSize);
@@ -70,7 +76,7 @@ public final class RedisStore implements Store {
               return t;
             });
     if (fleet.isAuto()) {
-      fleet.beat(redis, timeOffsetMicros);
+      fleet.beat(redis, time);
     }
     upkeep.scheduleWithFixedDelay(this::upkeep, 1, 1, TimeUnit.SECONDS);
   }
@@ -79,7 +85,14 @@ public final class RedisStore implements Store {
   public static RedisStore open(
       RedisSettings settings, String prefix, int fleetSize, Clock clock, long maxLocalKeys) {
     return new RedisStore(
-        settings.connect(), settings.toString(), prefix, fleetSize, clock, maxLocalKeys, () -> 0L);
+        settings.connect(),
+        settings.toString(),
+        prefix,
+        fleetSize,
+        clock,
+        maxLocalKeys,
+        ScriptTime.REDIS,
+        settings.timeoutMillis());
   }
 
   @Override
@@ -94,9 +107,7 @@ public final class RedisStore implements Store {
     for (int i = 0; i < keys.length; i++) {
       Permit p = permits.get(i);
       keys[i] = ((RedisCounters) p.counters()).key(prefix, p.identity());
-      long denied = denials.deniedFor(keys[i]);
-      if (denied > 0) {
-        p.verdict().set(false, 0, denied, denied);
+      if (denials.deny(keys[i], p.cost(), p.verdict())) {
         return;
       }
     }
@@ -108,7 +119,7 @@ public final class RedisStore implements Store {
         return;
       }
       try {
-        call.fill(Script.ACQUIRE.run(redis, call.keys, call.acquireArgs(offset())));
+        call.fill(pipeliner.run(Script.ACQUIRE, call.keys, call.acquireArgs(time.arg())));
         breaker.succeeded();
       } catch (JedisException e) {
         breaker.failed(e);
@@ -142,15 +153,11 @@ public final class RedisStore implements Store {
   private void refund(List<Call> taken) {
     for (Call call : taken) {
       try {
-        Script.REFUND.run(redis, call.keys, call.refundArgs(offset()));
+        Script.REFUND.run(redis, call.keys, call.refundArgs(time.arg()));
       } catch (JedisException e) {
         LOG.log(Level.FINE, "Sluice could not refund " + call.keys + "; it will expire", e);
       }
     }
-  }
-
-  private long offset() {
-    return timeOffsetMicros.getAsLong();
   }
 
   @Override
@@ -171,7 +178,7 @@ public final class RedisStore implements Store {
   private void upkeep() {
     denials.sweep();
     if (fleet.isAuto()) {
-      fleet.beat(redis, timeOffsetMicros);
+      fleet.beat(redis, time);
     }
   }
 
@@ -183,6 +190,7 @@ public final class RedisStore implements Store {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    pipeliner.close();
     share.close();
     redis.close();
   }

@@ -19,9 +19,9 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  */
 final class Script {
   static final Script ACQUIRE =
-      of("fixed_window.lua", "sliding_window.lua", "token_bucket.lua", "acquire.lua");
-  static final Script REFUND = of("refund.lua");
-  static final Script HEARTBEAT = of("heartbeat.lua");
+      of("time.lua", "fixed_window.lua", "sliding_window.lua", "token_bucket.lua", "acquire.lua");
+  static final Script REFUND = of("time.lua", "refund.lua");
+  static final Script HEARTBEAT = of("time.lua", "heartbeat.lua");
 
   private final String text;
   private final String sha1;
@@ -50,6 +50,10 @@ final class Script {
 
   String text() {
     return text;
+  }
+
+  String sha1() {
+    return sha1;
   }
 
   private static String read(String resource) {

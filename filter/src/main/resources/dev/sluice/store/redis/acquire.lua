@@ -1,11 +1,10 @@
 -- Takes permits of several rules for one identity, all or none, in one round trip. KEYS share the
 -- identity's hash tag, so they live on one Redis Cluster slot and this script runs atomically.
--- ARGV[1]: microseconds added to Redis TIME (always 0 in production; tests move time with it).
+-- ARGV[1]: the time argument of time.lua ("0": Redis TIME).
 -- Then six values per key: algorithm (f, s or t), limit, window, emission, tolerance, cost.
 -- Returns four integers per key: allowed (1 or 0), remaining, reset, retry-after (microseconds).
 -- Time is Redis TIME, never a client's clock; a key is only ever written with its TTL.
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2]) + tonumber(ARGV[1])
+local now = script_now(ARGV[1])
 local algorithms = { f = fixed_window, s = sliding_window, t = token_bucket }
 local out, writes, all = {}, {}, true
 for i, key in ipairs(KEYS) do
@@ -19,8 +18,9 @@ for i, key in ipairs(KEYS) do
   out[#out + 1] = math.max(0, remaining)
   out[#out + 1] = math.max(0, reset)
   out[#out + 1] = allowed and 0 or math.max(1, retry)
-  -- Expire once the state equals a fresh one, in whole milliseconds, never less than one.
-  writes[i] = { state, math.max(1, math.ceil((idle_at - now) / 1000)) }
+  -- Expire a second after the state equals a fresh one: never a moment early, whatever the
+  -- clock of the server that expires it (a replica after a failover runs its own).
+  writes[i] = { state, math.max(0, math.ceil((idle_at - now) / 1000)) + 1000 }
 end
 if all then
   for i, key in ipairs(KEYS) do

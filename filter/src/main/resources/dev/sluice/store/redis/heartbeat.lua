@@ -1,8 +1,7 @@
 -- Counts the JVMs sharing the limits: each one's member is scored with Redis TIME every beat, and
 -- members silent for longer than ARGV[2] microseconds are dropped. KEYS[1] = <prefix>:fleet.
--- ARGV[1] = this JVM's member, ARGV[3] = the time offset of acquire.lua. Returns the fleet size.
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2]) + tonumber(ARGV[3])
+-- ARGV[1] = this JVM's member, ARGV[3] = the time argument of time.lua. Returns the fleet size.
+local now = script_now(ARGV[3])
 local alive = tonumber(ARGV[2])
 redis.call('ZADD', KEYS[1], string.format('%d', now), ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('%d', now - alive))

@@ -1,9 +1,8 @@
 -- Gives back what acquire.lua took for one identity, when a later identity of the same request
 -- was denied (rules with different identities live on different slots, so they cannot share one
--- atomic script). ARGV[1]: the time offset of acquire.lua; then four values per key: algorithm,
+-- atomic script). ARGV[1]: the time argument of time.lua; then four values per key: algorithm,
 -- window, emission, cost. Keeps each key's TTL; a key that has expired has nothing to give back.
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2]) + tonumber(ARGV[1])
+local now = script_now(ARGV[1])
 for i, key in ipairs(KEYS) do
   local a = 2 + (i - 1) * 4
   local algorithm, window = ARGV[a], tonumber(ARGV[a + 1])
