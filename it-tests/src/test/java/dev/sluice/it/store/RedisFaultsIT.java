@@ -1,0 +1,202 @@
+package dev.sluice.it.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.algo.Algorithm;
+import dev.sluice.algo.Quota;
+import dev.sluice.it.redis.RedisProcess;
+import dev.sluice.it.redis.RedisServers;
+import dev.sluice.store.Clock;
+import dev.sluice.store.Counters;
+import dev.sluice.store.OnError;
+import dev.sluice.store.Permit;
+import dev.sluice.store.redis.RedisSettings;
+import dev.sluice.store.redis.RedisStore;
+import java.net.URI;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * Redis killed, paused (SIGSTOP: commands time out) and restarted empty (scripts gone): fail_open
+ * rules admit at most this JVM's share, fail_closed rules deny, a decision stays fast once the
+ * breaker is open, nothing reaches the caller as an exception, and Redis takes over again by
+ * itself. The store runs as in production: Redis TIME, a 50 ms budget, a fleet of 4.
+ */
+class RedisFaultsIT {
+  private static final long MINUTE = 60_000_000;
+  private static final Quota HUNDRED = Quota.of(100, MINUTE, 100);
+  private static final AtomicInteger PREFIXES = new AtomicInteger();
+  private static RedisProcess redis;
+  private static JedisPooled probe;
+
+  private final String prefix = "faults" + PREFIXES.incrementAndGet();
+  private RedisStore store;
+  private Counters open;
+  private Counters closed;
+
+  @BeforeAll
+  static void startRedis() {
+    redis = RedisServers.localProcess();
+    probe = new JedisPooled(redis.host(), redis.port());
+  }
+
+  @AfterAll
+  static void stopRedis() {
+    probe.close();
+    redis.close();
+  }
+
+  @BeforeEach
+  void openStore() {
+    RedisSettings settings = RedisSettings.standalone(URI.create(redis.uri()), 50, 8);
+    store = RedisStore.open(settings, prefix, 4, Clock.SYSTEM, 10_000);
+    open = store.counters("open", Algorithm.TOKEN_BUCKET, MINUTE);
+    closed = store.counters("closed", Algorithm.FIXED_WINDOW, MINUTE);
+  }
+
+  @AfterEach
+  void closeStore() {
+    store.close();
+    redis.restart(); // whatever a test did to it, the next one starts from a healthy server
+  }
+
+  private boolean take(Counters counters, String identity, OnError onError) {
+    Permit permit = new Permit(counters, identity, HUNDRED, 1, onError);
+    store.acquire(Collections.singletonList(permit));
+    assertThat(permit.verdict().allowed() || permit.verdict().retryAfterMicros() > 0)
+        .as("every verdict is filled in")
+        .isTrue();
+    return permit.verdict().allowed();
+  }
+
+  private int admitted(Counters counters, String identity, OnError onError, int attempts) {
+    int allowed = 0;
+    for (int i = 0; i < attempts; i++) {
+      allowed += take(counters, identity, onError) ? 1 : 0;
+    }
+    return allowed;
+  }
+
+  /** Decides with Redis down: the share for fail_open, nothing for fail_closed, quickly. */
+  private void decidesLocally(String identity) {
+    Outage outage = Outage.measure(() -> take(open, identity, OnError.FAIL_OPEN), 200);
+    assertThat(outage.admitted).as("a quarter of 100, this JVM's share").isEqualTo(25);
+    assertThat(outage.p99AfterWarmupMicros).as("p99 once the breaker is open").isLessThan(5_000);
+    assertThat(admitted(closed, identity, OnError.FAIL_CLOSED, 20)).isZero();
+    Permit denied = new Permit(closed, identity, HUNDRED, 1, OnError.FAIL_CLOSED);
+    store.acquire(Collections.singletonList(denied));
+    assertThat(denied.verdict().retryAfterMicros()).isEqualTo(1_000_000);
+    System.out.printf(
+        "outage: %d of 200 admitted locally; p99 %d us after the first %d%n",
+        outage.admitted, outage.p99AfterWarmupMicros, Outage.WARMUP);
+  }
+
+  /** Waits (bounded) until a new identity's decision is written in Redis again. */
+  private long secondsUntilRedisDecides() {
+    long start = System.nanoTime();
+    for (int i = 0; i < 200; i++) {
+      String identity = "ip=10.9.0." + i;
+      take(open, identity, OnError.FAIL_OPEN);
+      if (writtenInRedis(prefix + ":{" + identity + "}:open:t60000")) {
+        return (System.nanoTime() - start) / 1_000_000_000;
+      }
+      sleepQuietly(100);
+    }
+    throw new AssertionError("Redis never took over again within 20 s");
+  }
+
+  @Test
+  void aKilledRedisLeavesEachJvmItsShareThenTakesOverAgain() {
+    assertThat(admitted(open, "ip=10.0.0.1", OnError.FAIL_OPEN, 10)).isEqualTo(10);
+    redis.kill();
+    decidesLocally("ip=10.0.0.2");
+    redis.restart();
+    assertThat(secondsUntilRedisDecides()).isLessThanOrEqualTo(10);
+  }
+
+  @Test
+  void aPausedRedisTimesOutIntoTheSameShare() {
+    redis.pause();
+    try {
+      decidesLocally("ip=10.0.0.3");
+    } finally {
+      redis.resume();
+    }
+    assertThat(secondsUntilRedisDecides()).isLessThanOrEqualTo(10);
+  }
+
+  @Test
+  void aRedisRestartedEmptyIsTaughtTheScriptsAgain() {
+    assertThat(admitted(open, "ip=10.0.0.4", OnError.FAIL_OPEN, 3)).isEqualTo(3);
+    redis.restart();
+    assertThat(secondsUntilRedisDecides()).isLessThanOrEqualTo(10);
+    // The old counts are gone with the data; limits hold again from here.
+    assertThat(admitted(open, "ip=10.0.0.5", OnError.FAIL_OPEN, 150)).isEqualTo(100);
+  }
+
+  @Test
+  void anOutageIsLoggedOnceWhenItStartsAndOnceWhenItEnds() {
+    java.util.List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.logging.Handler handler =
+        new java.util.logging.Handler() {
+          @Override
+          public void publish(java.util.logging.LogRecord record) {
+            lines.add(record.getMessage());
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    java.util.logging.Logger log = java.util.logging.Logger.getLogger("dev.sluice.store.redis");
+    log.addHandler(handler);
+    try {
+      redis.kill();
+      admitted(open, "ip=10.0.0.7", OnError.FAIL_OPEN, 300);
+      redis.restart();
+      secondsUntilRedisDecides();
+      admitted(open, "ip=10.0.0.8", OnError.FAIL_OPEN, 50);
+    } finally {
+      log.removeHandler(handler);
+    }
+    assertThat(lines).filteredOn(l -> l.contains("is failing")).hasSize(1);
+    assertThat(lines).filteredOn(l -> l.contains("limits are shared again")).hasSize(1);
+  }
+
+  @Test
+  void aRequestOfSeveralRulesWithOneFailClosedIsDeniedWhole() {
+    redis.kill();
+    Permit lenient = new Permit(open, "ip=10.0.0.6", HUNDRED, 1, OnError.FAIL_OPEN);
+    Permit strict = new Permit(closed, "global", HUNDRED, 1, OnError.FAIL_CLOSED);
+    store.acquire(Arrays.asList(lenient, strict));
+    assertThat(strict.verdict().allowed()).isFalse();
+    assertThat(lenient.verdict().allowed()).isFalse();
+  }
+
+  /** Whether Redis holds {@code key}; a connection the last restart broke just means not yet. */
+  private static boolean writtenInRedis(String key) {
+    try {
+      return probe.exists(key);
+    } catch (JedisException e) {
+      return false;
+    }
+  }
+
+  private static void sleepQuietly(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
