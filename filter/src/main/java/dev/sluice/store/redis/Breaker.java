@@ -49,12 +49,17 @@ final class Breaker {
   }
 
   void failed(Exception cause) {
+    failed(cause, FAILURES_TO_OPEN);
+  }
+
+  /** A failure that counts as {@code weight} in a row (a Redis never reached opens at once). */
+  void failed(Exception cause, int weight) {
     if (open) {
       // The probe failed: wait longer before the next one.
       pauseMillis = Math.min(MAX_PAUSE_MILLIS, pauseMillis * 2);
       openUntilMicros = clock.micros() + pauseMillis * 1000;
       probing.set(false);
-    } else if (failures.incrementAndGet() >= FAILURES_TO_OPEN) {
+    } else if (failures.addAndGet(weight) >= FAILURES_TO_OPEN) {
       openUntilMicros = clock.micros() + pauseMillis * 1000;
       open = true;
       LOG.warning(

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import redis.clients.jedis.UnifiedJedis;
@@ -35,8 +36,12 @@ public final class RedisStore implements Store {
   /** Pipelines in flight at once; each holds one connection while it waits for its replies. */
   private static final int SENDERS = 4;
 
-  private final UnifiedJedis redis;
-  private final Pipeliner pipeliner;
+  private final Supplier<UnifiedJedis> connector;
+  private final long timeoutMillis;
+
+  /** The client and its pipelines; null until the first successful connection. */
+  private volatile Link link;
+
   private final String prefix;
   private final ScriptTime time;
   private final Breaker breaker;
@@ -60,8 +65,20 @@ public final class RedisStore implements Store {
       long maxLocalKeys,
       ScriptTime time,
       long timeoutMillis) {
-    this.redis = redis;
-    this.pipeliner = new Pipeliner(redis, timeoutMillis, SENDERS);
+    this(() -> redis, name, prefix, fleetSize, clock, maxLocalKeys, time, timeoutMillis);
+  }
+
+  private RedisStore(
+      Supplier<UnifiedJedis> connector,
+      String name,
+      String prefix,
+      int fleetSize,
+      Clock clock,
+      long maxLocalKeys,
+      ScriptTime time,
+      long timeoutMillis) {
+    this.connector = connector;
+    this.timeoutMillis = timeoutMillis;
     this.prefix = prefix;
     this.time = time;
     this.breaker = new Breaker(clock, name);
@@ -75,17 +92,19 @@ public final class RedisStore implements Store {
               t.setDaemon(true);
               return t;
             });
-    if (fleet.isAuto()) {
-      fleet.beat(redis, time);
-    }
+    upkeep();
     upkeep.scheduleWithFixedDelay(this::upkeep, 1, 1, TimeUnit.SECONDS);
   }
 
-  /** Connects as {@code settings} say; Redis being down now is fine, it is retried per request. */
+  /**
+   * Connects as {@code settings} say. Redis being unreachable now is fine (a Redis Cluster client
+   * cannot even be made without a node): rules decide locally, and connecting is retried every
+   * second.
+   */
   public static RedisStore open(
       RedisSettings settings, String prefix, int fleetSize, Clock clock, long maxLocalKeys) {
     return new RedisStore(
-        settings.connect(),
+        settings::connect,
         settings.toString(),
         prefix,
         fleetSize,
@@ -112,6 +131,11 @@ public final class RedisStore implements Store {
       }
     }
     List<Call> calls = Call.byIdentity(permits, keys);
+    Link current = link;
+    if (current == null) {
+      decideLocally(calls, 0);
+      return;
+    }
     for (int done = 0; done < calls.size(); done++) {
       Call call = calls.get(done);
       if (!breaker.allowsCall()) {
@@ -119,7 +143,7 @@ public final class RedisStore implements Store {
         return;
       }
       try {
-        call.fill(pipeliner.run(Script.ACQUIRE, call.keys, call.acquireArgs(time.arg())));
+        call.fill(current.pipeliner.run(Script.ACQUIRE, call.keys, call.acquireArgs(time.arg())));
         breaker.succeeded();
       } catch (JedisException e) {
         breaker.failed(e);
@@ -128,7 +152,7 @@ public final class RedisStore implements Store {
       }
       if (!call.allowed()) {
         call.rememberDenials(denials);
-        refund(calls.subList(0, done));
+        refund(current, calls.subList(0, done));
         return;
       }
     }
@@ -136,24 +160,25 @@ public final class RedisStore implements Store {
 
   /** Redis cannot answer for calls[from..]; calls before it were taken in Redis. */
   private void decideLocally(List<Call> calls, int from) {
+    Link current = link;
     List<Permit> rest = new ArrayList<>();
     for (Call call : calls.subList(from, calls.size())) {
       rest.addAll(call.permits);
     }
     share.acquire(rest);
     for (Permit p : rest) {
-      if (!p.verdict().allowed()) {
-        refund(calls.subList(0, from));
+      if (!p.verdict().allowed() && current != null) {
+        refund(current, calls.subList(0, from));
         return;
       }
     }
   }
 
   /** Gives back what earlier calls of a denied request took; best effort, never retried. */
-  private void refund(List<Call> taken) {
+  private void refund(Link current, List<Call> taken) {
     for (Call call : taken) {
       try {
-        Script.REFUND.run(redis, call.keys, call.refundArgs(time.arg()));
+        Script.REFUND.run(current.redis, call.keys, call.refundArgs(time.arg()));
       } catch (JedisException e) {
         LOG.log(Level.FINE, "Sluice could not refund " + call.keys + "; it will expire", e);
       }
@@ -177,8 +202,24 @@ public final class RedisStore implements Store {
 
   private void upkeep() {
     denials.sweep();
-    if (fleet.isAuto()) {
-      fleet.beat(redis, time);
+    Link current = link;
+    if (current == null) {
+      current = connect();
+    }
+    if (current != null && fleet.isAuto()) {
+      fleet.beat(current.redis, time);
+    }
+  }
+
+  private Link connect() {
+    try {
+      UnifiedJedis redis = connector.get();
+      link = new Link(redis, new Pipeliner(redis, timeoutMillis, SENDERS));
+      breaker.succeeded();
+      return link;
+    } catch (RuntimeException e) {
+      breaker.failed(e, Breaker.FAILURES_TO_OPEN);
+      return null;
     }
   }
 
@@ -190,8 +231,22 @@ public final class RedisStore implements Store {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    pipeliner.close();
     share.close();
-    redis.close();
+    Link current = link;
+    if (current != null) {
+      current.pipeliner.close();
+      current.redis.close();
+    }
+  }
+
+  /** A connected client and the pipelines that use it. */
+  private static final class Link {
+    final UnifiedJedis redis;
+    final Pipeliner pipeliner;
+
+    Link(UnifiedJedis redis, Pipeliner pipeliner) {
+      this.redis = redis;
+      this.pipeliner = pipeliner;
+    }
   }
 }

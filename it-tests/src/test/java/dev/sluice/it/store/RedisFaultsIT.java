@@ -174,6 +174,28 @@ class RedisFaultsIT {
   }
 
   @Test
+  void aClusterNobodyCanReachAtStartUpStillDecides() throws Exception {
+    int closedPort;
+    try (java.net.ServerSocket socket =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closedPort = socket.getLocalPort();
+    }
+    RedisSettings nowhere =
+        RedisSettings.cluster(
+            Collections.singletonList(URI.create("redis://127.0.0.1:" + closedPort)), 50, 4);
+    try (RedisStore lonely = RedisStore.open(nowhere, "lonely", 4, Clock.SYSTEM, 1_000)) {
+      Counters rule = lonely.counters("open", Algorithm.TOKEN_BUCKET, MINUTE);
+      int allowed = 0;
+      for (int i = 0; i < 40; i++) {
+        Permit permit = new Permit(rule, "ip=10.0.0.9", HUNDRED, 1, OnError.FAIL_OPEN);
+        lonely.acquire(Collections.singletonList(permit));
+        allowed += permit.verdict().allowed() ? 1 : 0;
+      }
+      assertThat(allowed).isEqualTo(25);
+    }
+  }
+
+  @Test
   void aRequestOfSeveralRulesWithOneFailClosedIsDeniedWhole() {
     redis.kill();
     Permit lenient = new Permit(open, "ip=10.0.0.6", HUNDRED, 1, OnError.FAIL_OPEN);
