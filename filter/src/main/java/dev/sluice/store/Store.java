@@ -18,8 +18,10 @@ public interface Store extends Closeable {
   Counters counters(String ruleId, Algorithm algorithm, long windowMicros);
 
   /**
-   * Takes every permit, or none: if any verdict denies, no count changes. Each permit's verdict is
-   * filled in either way. Permits must name distinct counters.
+   * Takes every permit, or none: if any verdict denies, no count changes. The verdict of every
+   * permit is filled in, except that once one permit is denied a store may leave the permits it did
+   * not get to undecided (denied, with no retry-after), which no denial it made can be confused
+   * with: those have a retry-after of at least a microsecond. Permits must name distinct counters.
    */
   void acquire(List<Permit> permits);
 

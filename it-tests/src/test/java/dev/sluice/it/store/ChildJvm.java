@@ -1,0 +1,151 @@
+package dev.sluice.it.store;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+
+/**
+ * A {@code main} class run in a JVM of its own on this JVM's class path, spoken to by lines: it
+ * writes to stdout (stderr merged in), the test writes to its stdin. Every wait is bounded; on a
+ * timeout the child is killed and the failure quotes everything it printed.
+ */
+final class ChildJvm implements AutoCloseable {
+  private final String name;
+  private final Process process;
+  private final Writer stdin;
+  private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+  private final StringBuffer output = new StringBuffer();
+
+  private ChildJvm(String name, Process process) {
+    this.name = name;
+    this.process = process;
+    this.stdin = process.outputWriter(UTF_8);
+    Thread reader = new Thread(this::read, "child-output-" + name);
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  static ChildJvm start(String name, Class<?> main, String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-cp");
+    command.add(classPath(main));
+    command.add(main.getName());
+    command.addAll(List.of(args));
+    try {
+      return new ChildJvm(name, new ProcessBuilder(command).redirectErrorStream(true).start());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start " + name, e);
+    }
+  }
+
+  /**
+   * This JVM's class path, with the Class-Path of any manifest-only jar spelled out. Failsafe
+   * starts the test JVM from such a jar (useManifestOnlyJar, its default) but sets java.class.path
+   * to the real entries; should a runner leave the jar there instead, its manifest is read here, so
+   * the child never depends on a temporary jar. Checked up front: the child must find {@code main}.
+   */
+  static String classPath(Class<?> main) {
+    Set<String> entries = new LinkedHashSet<>();
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      entries.add(entry);
+      entries.addAll(manifestClassPath(Path.of(entry)));
+    }
+    String resource = main.getName().replace('.', '/') + ".class";
+    if (entries.stream().noneMatch(e -> Files.isRegularFile(Path.of(e).resolve(resource)))) {
+      throw new IllegalStateException("no class path entry holds " + resource + ": " + entries);
+    }
+    return String.join(File.pathSeparator, entries);
+  }
+
+  private static List<String> manifestClassPath(Path jar) {
+    List<String> entries = new ArrayList<>();
+    if (!jar.toString().endsWith(".jar") || !Files.isRegularFile(jar)) {
+      return entries;
+    }
+    try (JarFile file = new JarFile(jar.toFile())) {
+      Manifest manifest = file.getManifest();
+      String classPath =
+          manifest == null ? null : manifest.getMainAttributes().getValue("Class-Path");
+      if (classPath != null) {
+        URI base = jar.toUri();
+        for (String item : classPath.trim().split("\\s+")) {
+          entries.add(Path.of(base.resolve(item)).toString());
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the manifest of " + jar, e);
+    }
+    return entries;
+  }
+
+  private void read() {
+    try (BufferedReader in =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), UTF_8))) {
+      for (String line; (line = in.readLine()) != null; ) {
+        output.append(line).append('\n');
+        lines.add(line);
+      }
+    } catch (IOException e) {
+      output.append("(output unreadable: ").append(e).append(")\n");
+    }
+  }
+
+  /** The next line starting with {@code prefix}, waiting at most {@code timeout} in all. */
+  String awaitLine(String prefix, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      String line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      if (line == null) {
+        throw failure("no line starting \"" + prefix + "\" within " + timeout.toMillis() + " ms");
+      }
+      if (line.startsWith(prefix)) {
+        return line;
+      }
+    }
+  }
+
+  void send(String line) throws IOException {
+    stdin.write(line + "\n");
+    stdin.flush();
+  }
+
+  /** Waits for the child to exit with code 0. */
+  void awaitSuccess(Duration timeout) throws InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw failure("still running after " + timeout.toMillis() + " ms");
+    }
+    if (process.exitValue() != 0) {
+      throw failure("exited with code " + process.exitValue());
+    }
+  }
+
+  /** Kills the child and says why, with all it printed. */
+  private AssertionError failure(String why) {
+    process.destroyForcibly();
+    return new AssertionError(name + " " + why + "; its output:\n" + output);
+  }
+
+  @Override
+  public void close() {
+    process.destroyForcibly();
+  }
+}
