@@ -25,6 +25,9 @@ import redis.clients.jedis.UnifiedJedis;
  * that much before the breaker takes over.
  */
 public final class RedisSettings {
+  /** How often a cluster client asks for the slot map, so a failover is followed within it. */
+  private static final Duration TOPOLOGY_REFRESH = Duration.ofSeconds(1);
+
   private final List<URI> nodes;
   private final String sentinelMaster;
   private final boolean cluster;
@@ -83,7 +86,11 @@ public final class RedisSettings {
     pool.setMaxWait(Duration.ofMillis(timeoutMillis));
     if (cluster) {
       // One attempt: a command that timed out may already have counted, so it is never retried.
-      return new JedisCluster(hostsAndPorts(), client, 1, pool);
+      // The slot map is refreshed every second: decisions go through pipelines, and a cluster
+      // pipeline never refreshes it itself, so after a failover (or a resharding) every call for
+      // the moved slots would go to the old master forever.
+      return new JedisCluster(
+          hostsAndPorts(), client, pool, TOPOLOGY_REFRESH, 1, Duration.ofMillis(timeoutMillis));
     }
     if (sentinelMaster != null) {
       return new JedisSentineled(sentinelMaster, client, pool, hostsAndPorts(), client);

@@ -1,0 +1,312 @@
+package dev.sluice.it.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.algo.Algorithm;
+import dev.sluice.algo.Quota;
+import dev.sluice.it.redis.RedisClusterHandle;
+import dev.sluice.it.redis.RedisProcess;
+import dev.sluice.it.redis.RedisServers;
+import dev.sluice.store.Clock;
+import dev.sluice.store.Counters;
+import dev.sluice.store.ManualClock;
+import dev.sluice.store.Permit;
+import dev.sluice.store.Store;
+import dev.sluice.store.StoreContract;
+import dev.sluice.store.redis.RedisSettings;
+import dev.sluice.store.redis.RedisStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.ClassOrderer;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestClassOrder;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import redis.clients.jedis.JedisCluster;
+
+/**
+ * The Redis store on a Redis Cluster of 3 masters and 3 replicas on loopback, started once for the
+ * class: the store contract, exact limits with identities spread over every master, all-or-nothing
+ * across masters, and a master killed under load. The failover runs last, since it changes the
+ * cluster for good.
+ */
+@TestClassOrder(ClassOrderer.OrderAnnotation.class)
+class RedisClusterStoreIT {
+  private static final long MINUTE = 60_000_000;
+  private static final AtomicInteger PREFIXES = new AtomicInteger();
+  private static RedisClusterHandle cluster;
+
+  @BeforeAll
+  static void startCluster() {
+    cluster = RedisServers.cluster(3, 1);
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** A fresh key prefix per store: tests share the cluster but never a key. */
+  private static String prefix() {
+    return "c" + PREFIXES.incrementAndGet();
+  }
+
+  @Nested
+  @Order(1)
+  class Contract extends StoreContract {
+    @Override
+    protected Store open(Clock clock) {
+      return ClusterStores.manual(cluster, prefix(), clock);
+    }
+  }
+
+  @Nested
+  @Order(2)
+  class AcrossMasters {
+    private static final int PER_MASTER = 8;
+    private static final int THREADS = 4;
+    private static final int LIMIT = 25;
+
+    private final ManualClock clock = new ManualClock(1_800_000_000L * 1_000_000);
+
+    @ParameterizedTest
+    @EnumSource(
+        value = Algorithm.class,
+        names = {"FIXED_WINDOW", "TOKEN_BUCKET"})
+    void concurrentRequestsGetExactlyTheLimitOfEveryIdentityOnEveryMaster(Algorithm algorithm)
+        throws Exception {
+      Map<Integer, List<String>> byMaster =
+          ClusterStores.identitiesByMaster(cluster, "ip=", PER_MASTER);
+      assertThat(byMaster).as("masters holding identities").hasSize(3);
+      List<String> identities = new ArrayList<>();
+      byMaster.values().forEach(identities::addAll);
+      String prefix = prefix();
+      Quota quota = Quota.of(LIMIT, MINUTE, LIMIT);
+      AtomicIntegerArray admitted = new AtomicIntegerArray(identities.size());
+      try (RedisStore store = ClusterStores.manual(cluster, prefix, clock)) {
+        Counters counters = store.counters("exact", algorithm, MINUTE);
+        // Every thread asks twice the limit for every identity, interleaved with the others.
+        runOnThreads(
+            thread -> {
+              for (int round = 0; round < 2 * LIMIT; round++) {
+                for (int i = 0; i < identities.size(); i++) {
+                  int which = (i + thread * 7) % identities.size();
+                  if (take(store, counters, identities.get(which), quota)) {
+                    admitted.incrementAndGet(which);
+                  }
+                }
+              }
+            });
+      }
+      try (JedisCluster reader = ClusterStores.readClient(cluster)) {
+        for (int i = 0; i < identities.size(); i++) {
+          String identity = identities.get(i);
+          assertThat(admitted.get(i)).as("admitted for %s", identity).isEqualTo(LIMIT);
+          String key = RedisKeys.key(prefix, identity, "exact", code(algorithm), MINUTE);
+          // What Redis holds is exactly what was admitted: no decision was made locally.
+          assertThat(reader.get(key)).as(key).isEqualTo(fullState(algorithm, quota));
+        }
+      }
+      for (Map.Entry<Integer, List<String>> placed : byMaster.entrySet()) {
+        for (String identity : placed.getValue()) {
+          String key = RedisKeys.key(prefix, identity, "exact", code(algorithm), MINUTE);
+          assertThat(cluster.masterForKey(key).port()).as(key).isEqualTo(placed.getKey());
+        }
+      }
+    }
+
+    @Test
+    void aRequestDeniedOnOneMasterTakesNothingOnAnother() {
+      String prefix = prefix();
+      String global = "global";
+      int globalPort = cluster.masterForSlot(ClusterStores.slotOf(global)).port();
+      String ip = ClusterStores.identityNotOn(cluster, "ip=192.0.2.", globalPort);
+      Quota perIpQuota = Quota.of(10, MINUTE, 10);
+      Quota globalQuota = Quota.of(3, MINUTE, 3);
+      try (RedisStore store = ClusterStores.manual(cluster, prefix, clock);
+          JedisCluster reader = ClusterStores.readClient(cluster)) {
+        Counters perIp = store.counters("ip", Algorithm.FIXED_WINDOW, MINUTE);
+        Counters all = store.counters("global", Algorithm.TOKEN_BUCKET, MINUTE);
+        for (int i = 0; i < 3; i++) {
+          assertThat(take(store, all, global, globalQuota)).isTrue();
+        }
+        String ipKey = RedisKeys.key(prefix, ip, "ip", 'f', MINUTE);
+        for (int i = 0; i < 5; i++) {
+          // Forget remembered denials, as a reload does, so each request reaches both masters:
+          // the per-IP take on one, the global denial on the other, then the refund.
+          store.retainOnly(List.of(perIp, all));
+          List<Permit> both =
+              List.of(
+                  new Permit(perIp, ip, perIpQuota, 1), new Permit(all, global, globalQuota, 1));
+          store.acquire(both);
+          assertThat(both.get(1).verdict().allowed()).as("global, request %d", i).isFalse();
+          // Written (so the per-IP rule was taken on its master) and given back.
+          assertThat(reader.get(ipKey))
+              .as("per-IP state after refund")
+              .isEqualTo(clock.micros() / MINUTE + ":0");
+        }
+        assertThat(cluster.masterForKey(ipKey).port()).isNotEqualTo(globalPort);
+        for (int i = 10; i > 0; i--) {
+          Permit alone = new Permit(perIp, ip, perIpQuota, 1);
+          store.acquire(List.of(alone));
+          assertThat(alone.verdict().remaining()).as("per-IP quota untouched").isEqualTo(i - 1);
+        }
+      }
+    }
+
+    @Test
+    void concurrentRequestsWithTwoIdentitiesOnTwoMastersAreAllOrNothing() throws Exception {
+      String prefix = prefix();
+      String global = "global";
+      int globalPort = cluster.masterForSlot(ClusterStores.slotOf(global)).port();
+      List<String> ips = new ArrayList<>();
+      for (Map.Entry<Integer, List<String>> e :
+          ClusterStores.identitiesByMaster(cluster, "ip=198.51.100.", 3).entrySet()) {
+        if (e.getKey() != globalPort) {
+          ips.addAll(e.getValue());
+        }
+      }
+      assertThat(ips).hasSize(6);
+      // Six IPs may take 8 each (48), the global rule only 30: it is the global that denies.
+      Quota perIpQuota = Quota.of(8, MINUTE, 8);
+      Quota globalQuota = Quota.of(30, MINUTE, 30);
+      AtomicIntegerArray admitted = new AtomicIntegerArray(ips.size());
+      try (RedisStore store = ClusterStores.manual(cluster, prefix, clock)) {
+        Counters perIp = store.counters("ip", Algorithm.FIXED_WINDOW, MINUTE);
+        Counters all = store.counters("global", Algorithm.FIXED_WINDOW, MINUTE);
+        runOnThreads(
+            thread -> {
+              for (int round = 0; round < 15; round++) {
+                for (int i = 0; i < ips.size(); i++) {
+                  int which = (i + thread) % ips.size();
+                  List<Permit> both =
+                      List.of(
+                          new Permit(perIp, ips.get(which), perIpQuota, 1),
+                          new Permit(all, global, globalQuota, 1));
+                  store.acquire(both);
+                  if (both.get(0).verdict().allowed() && both.get(1).verdict().allowed()) {
+                    admitted.incrementAndGet(which);
+                  }
+                }
+              }
+            });
+      }
+      try (JedisCluster reader = ClusterStores.readClient(cluster)) {
+        int total = 0;
+        for (int i = 0; i < ips.size(); i++) {
+          total += admitted.get(i);
+          String key = RedisKeys.key(prefix, ips.get(i), "ip", 'f', MINUTE);
+          assertThat(RedisKeys.count(reader.get(key)))
+              .as("%s: counted in Redis = admitted (denials refunded)", ips.get(i))
+              .isEqualTo(admitted.get(i));
+        }
+        assertThat(total).as("admitted in all").isEqualTo(30);
+        String globalKey = RedisKeys.key(prefix, global, "global", 'f', MINUTE);
+        assertThat(RedisKeys.count(reader.get(globalKey))).isEqualTo(30);
+      }
+    }
+
+    private void runOnThreads(ThreadBody body) throws Exception {
+      ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+      try {
+        List<Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+          int thread = t;
+          done.add(
+              pool.submit(
+                  () -> {
+                    body.run(thread);
+                    return null;
+                  }));
+        }
+        for (Future<?> future : done) {
+          future.get(60, TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+
+    /** What Redis holds once the limit is taken at the (frozen) test time. */
+    private String fullState(Algorithm algorithm, Quota quota) {
+      long now = clock.micros();
+      return algorithm == Algorithm.FIXED_WINDOW
+          ? now / MINUTE + ":" + LIMIT
+          : Long.toString(now + LIMIT * quota.emissionMicros());
+    }
+  }
+
+  @Nested
+  @Order(3)
+  class Failover {
+    @Test
+    void aKilledMasterIsReplacedAndDecisionsComeFromRedisAgainWithinSeconds() throws Exception {
+      String prefix = prefix();
+      RedisProcess victim = cluster.masters().get(0);
+      String busy =
+          ClusterStores.identitiesByMaster(cluster, "ip=203.0.113.", 1).get(victim.port()).get(0);
+      String bystander = ClusterStores.identityNotOn(cluster, "ip=203.0.114.", victim.port());
+      int slot = ClusterStores.slotOf(busy);
+      RedisSettings settings = RedisSettings.cluster(ClusterStores.seedUris(cluster), 200, 8);
+      try (RedisStore a =
+              RedisStore.open(settings, prefix, DecisionLoad.FLEET, Clock.SYSTEM, 10_000);
+          RedisStore b =
+              RedisStore.open(settings, prefix, DecisionLoad.FLEET, Clock.SYSTEM, 10_000)) {
+        FailoverDrill.run(
+            "cluster",
+            a,
+            b,
+            prefix,
+            busy,
+            bystander,
+            new FailoverDrill.Failover() {
+              private RedisProcess killed;
+
+              @Override
+              public void kill() {
+                killed = cluster.killMaster(slot);
+                assertThat(killed).isSameAs(victim);
+              }
+
+              @Override
+              public void awaitPromotion() {
+                cluster.awaitFailover(killed, Duration.ofSeconds(20));
+              }
+            },
+            key -> {
+              try (JedisCluster reader = ClusterStores.readClient(cluster)) {
+                return reader.get(key);
+              }
+            });
+      }
+    }
+  }
+
+  private static boolean take(Store store, Counters counters, String identity, Quota quota) {
+    Permit permit = new Permit(counters, identity, quota, 1);
+    store.acquire(List.of(permit));
+    return permit.verdict().allowed();
+  }
+
+  private static char code(Algorithm algorithm) {
+    return algorithm == Algorithm.FIXED_WINDOW ? 'f' : 't';
+  }
+
+  private interface ThreadBody {
+    void run(int thread) throws Exception;
+  }
+}
