@@ -39,10 +39,11 @@ final class Call {
     keys.add(key);
   }
 
-  /** ARGV of acquire.lua: the time argument, then six values per key. */
+  /** ARGV of acquire.lua for this one request: the time argument, 1, then six values per key. */
   List<String> acquireArgs(String time) {
-    List<String> args = new ArrayList<>(1 + 6 * permits.size());
+    List<String> args = new ArrayList<>(2 + 6 * permits.size());
     args.add(time);
+    args.add("1");
     for (Permit p : permits) {
       Quota q = p.quota();
       args.add(((RedisCounters) p.counters()).code);

@@ -1,7 +1,9 @@
 package dev.sluice.store.redis;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -19,6 +21,10 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * trip then carries as many decisions as arrived meanwhile, which is what lifts throughput from one
  * round trip per request toward Redis's own ceiling. Each call is exactly as correct as if it were
  * sent alone (a script is atomic; a pipeline is just many of them on one connection).
+ *
+ * <p>Calls of {@code acquire.lua} for the same keys (one identity, the same rules) that wait in the
+ * same batch become one run of the script, which decides them in order: on a hot key that is one
+ * script for dozens of decisions.
  *
  * <p>A caller waits at most the decision budget; past it the call counts as failed (and is never
  * sent again: it may still run and count). A full queue fails new calls at once.
@@ -85,33 +91,54 @@ final class Pipeliner implements AutoCloseable {
 
   /** Sends a batch by SHA-1, then once more by text what a server answered NOSCRIPT to. */
   private void pipeline(List<Queued> batch, boolean byText) {
+    List<Queued> sends = byText ? batch : coalesce(batch);
     List<Queued> unknown = new ArrayList<>();
     try (AbstractPipeline pipe = redis.pipelined()) {
-      List<Response<Object>> responses = new ArrayList<>(batch.size());
-      for (Queued call : batch) {
+      List<Response<Object>> responses = new ArrayList<>(sends.size());
+      for (Queued call : sends) {
         responses.add(
             byText
                 ? pipe.eval(call.script.text(), call.keys, call.args)
                 : pipe.evalsha(call.script.sha1(), call.keys, call.args));
       }
       pipe.sync();
-      for (int i = 0; i < batch.size(); i++) {
+      for (int i = 0; i < sends.size(); i++) {
         try {
-          batch.get(i).result.complete(responses.get(i).get());
+          sends.get(i).complete(responses.get(i).get());
         } catch (JedisNoScriptException e) {
-          unknown.add(batch.get(i));
+          unknown.add(sends.get(i));
         } catch (RuntimeException e) {
-          batch.get(i).result.completeExceptionally(e);
+          sends.get(i).fail(e);
         }
       }
     } catch (RuntimeException e) {
-      for (Queued call : batch) {
-        call.result.completeExceptionally(e);
+      for (Queued call : sends) {
+        call.fail(e);
       }
     }
     if (!unknown.isEmpty() && !byText) {
       pipeline(unknown, true);
     }
+  }
+
+  /** Merges acquire calls for the same keys into one call each; the rest pass as they are. */
+  private static List<Queued> coalesce(List<Queued> batch) {
+    Map<List<String>, Queued> byKeys = new LinkedHashMap<>();
+    List<Queued> sends = new ArrayList<>(batch.size());
+    for (Queued call : batch) {
+      if (call.script != Script.ACQUIRE) {
+        sends.add(call);
+        continue;
+      }
+      Queued first = byKeys.get(call.keys);
+      if (first == null) {
+        byKeys.put(call.keys, call);
+        sends.add(call);
+      } else {
+        first.absorb(call);
+      }
+    }
+    return sends;
   }
 
   /**
@@ -136,10 +163,46 @@ final class Pipeliner implements AutoCloseable {
     final List<String> args;
     final CompletableFuture<Object> result = new CompletableFuture<>();
 
+    /** Calls merged into this one, each of them one more request in acquire.lua's argument list. */
+    private List<Queued> absorbed;
+
     Queued(Script script, List<String> keys, List<String> args) {
       this.script = script;
       this.keys = keys;
       this.args = args;
+    }
+
+    /** Appends {@code other}'s request (its arguments after the time and the count). */
+    void absorb(Queued other) {
+      if (absorbed == null) {
+        absorbed = new ArrayList<>();
+      }
+      absorbed.add(other);
+      args.set(1, Integer.toString(absorbed.size() + 1));
+      args.addAll(other.args.subList(2, other.args.size()));
+    }
+
+    /** Hands each merged call its own four integers per key. */
+    void complete(Object reply) {
+      if (absorbed == null) {
+        result.complete(reply);
+        return;
+      }
+      List<?> all = (List<?>) reply;
+      int each = 4 * keys.size();
+      result.complete(all.subList(0, each));
+      for (int i = 0; i < absorbed.size(); i++) {
+        absorbed.get(i).result.complete(all.subList((i + 1) * each, (i + 2) * each));
+      }
+    }
+
+    void fail(RuntimeException e) {
+      result.completeExceptionally(e);
+      if (absorbed != null) {
+        for (Queued call : absorbed) {
+          call.result.completeExceptionally(e);
+        }
+      }
     }
   }
 }

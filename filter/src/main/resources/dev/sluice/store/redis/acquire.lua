@@ -1,30 +1,44 @@
--- Takes permits of several rules for one identity, all or none, in one round trip. KEYS share the
--- identity's hash tag, so they live on one Redis Cluster slot and this script runs atomically.
--- ARGV[1]: the time argument of time.lua ("0": Redis TIME).
--- Then six values per key: algorithm (f, s or t), limit, window, emission, tolerance, cost.
--- Returns four integers per key: allowed (1 or 0), remaining, reset, retry-after (microseconds).
--- Time is Redis TIME, never a client's clock; a key is only ever written with its TTL.
+-- Takes permits of several rules for one identity, all or none, in one round trip; and when
+-- several requests of the same identity arrive together, decides them all, in order, in one run:
+-- exactly as if each had been its own script call, at a fraction of the cost on a hot key.
+-- KEYS share the identity's hash tag, so they live on one Redis Cluster slot and this runs
+-- atomically. ARGV[1]: the time argument of time.lua ("0": Redis TIME); ARGV[2]: the number of
+-- requests; then, per request, six values per key: algorithm (f, s or t), limit, window,
+-- emission, tolerance, cost. Returns four integers per key per request: allowed (1 or 0),
+-- remaining, reset, retry-after (microseconds). A key is only ever written with its TTL.
 local now = script_now(ARGV[1])
 local algorithms = { f = fixed_window, s = sliding_window, t = token_bucket }
-local out, writes, all = {}, {}, true
+local keys = #KEYS
+local states, ttls = {}, {}
 for i, key in ipairs(KEYS) do
-  local a = 2 + (i - 1) * 6
-  local algorithm = algorithms[ARGV[a]]
-  local allowed, remaining, reset, retry, state, idle_at = algorithm(redis.call('GET', key), now,
-    tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4]),
-    tonumber(ARGV[a + 5]))
-  all = all and allowed
-  out[#out + 1] = allowed and 1 or 0
-  out[#out + 1] = math.max(0, remaining)
-  out[#out + 1] = math.max(0, reset)
-  out[#out + 1] = allowed and 0 or math.max(1, retry)
-  -- Expire a second after the state equals a fresh one: never a moment early, whatever the
-  -- clock of the server that expires it (a replica after a failover runs its own).
-  writes[i] = { state, math.max(0, math.ceil((idle_at - now) / 1000)) + 1000 }
+  states[i] = redis.call('GET', key)
 end
-if all then
+local out = {}
+local changed = false
+for r = 0, tonumber(ARGV[2]) - 1 do
+  local next_states, next_ttls, all = {}, {}, true
+  for i = 1, keys do
+    local a = 3 + (r * keys + i - 1) * 6
+    local allowed, remaining, reset, retry, state, idle_at = algorithms[ARGV[a]](states[i], now,
+      tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]),
+      tonumber(ARGV[a + 4]), tonumber(ARGV[a + 5]))
+    all = all and allowed
+    out[#out + 1] = allowed and 1 or 0
+    out[#out + 1] = math.max(0, remaining)
+    out[#out + 1] = math.max(0, reset)
+    out[#out + 1] = allowed and 0 or math.max(1, retry)
+    next_states[i] = state
+    -- Expire a second after the state equals a fresh one: never a moment early, whatever the
+    -- clock of the server that expires it (a replica after a failover runs its own).
+    next_ttls[i] = math.max(0, math.ceil((idle_at - now) / 1000)) + 1000
+  end
+  if all then
+    states, ttls, changed = next_states, next_ttls, true
+  end
+end
+if changed then
   for i, key in ipairs(KEYS) do
-    redis.call('SET', key, writes[i][1], 'PX', string.format('%d', writes[i][2]))
+    redis.call('SET', key, states[i], 'PX', string.format('%d', ttls[i]))
   end
 end
 return out
