@@ -1,0 +1,36 @@
+package dev.sluice.bench.redis;
+
+import dev.sluice.store.redis.PipelinerProbe;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * An experiment, not a limiter: Sluice's acquire script through the store's {@code Pipeliner} alone
+ * (no breaker, no local denials, no permit bookkeeping) with a chosen number of sender threads, to
+ * see how the store's fixed four senders compare with other counts.
+ */
+final class PipelinerContender implements Contender {
+  private final PipelinerProbe probe;
+  private final List<List<String>> keys;
+  private final List<String> args = Ceiling.acquireArgs();
+
+  PipelinerContender(int port, int keys, int senders) {
+    probe = new PipelinerProbe(LocalRedis.HOST, port, senders, SluiceContender.TIMEOUT_MILLIS);
+    String[] identities = new String[keys];
+    Arrays.setAll(identities, Contender::identity);
+    this.keys =
+        Arrays.stream(identities)
+            .map(id -> List.of(SluiceContender.PREFIX + ":{" + id + "}:api:t60000"))
+            .toList();
+  }
+
+  @Override
+  public boolean take(int key) {
+    return (Long) probe.acquire(keys.get(key), args).get(0) == 1;
+  }
+
+  @Override
+  public void close() {
+    probe.close();
+  }
+}

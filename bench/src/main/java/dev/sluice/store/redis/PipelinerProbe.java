@@ -1,0 +1,31 @@
+package dev.sluice.store.redis;
+
+import java.util.List;
+import redis.clients.jedis.JedisPooled;
+
+/**
+ * For experiments in the benchmarks only: the store's package-private {@link Pipeliner} with a
+ * chosen number of sender threads, running the store's own acquire script. It lives in the store's
+ * package (in the benchmarks jar, not in the filter) so that the sender count can be varied without
+ * changing the filter.
+ */
+public final class PipelinerProbe implements AutoCloseable {
+  private final JedisPooled redis;
+  private final Pipeliner pipeliner;
+
+  public PipelinerProbe(String host, int port, int senders, int timeoutMillis) {
+    redis = new JedisPooled(host, port);
+    pipeliner = new Pipeliner(redis, timeoutMillis, senders);
+  }
+
+  /** Runs acquire.lua through the pipeliner; the reply is four integers per key. */
+  public List<?> acquire(List<String> keys, List<String> args) {
+    return (List<?>) pipeliner.run(Script.ACQUIRE, keys, args);
+  }
+
+  @Override
+  public void close() {
+    pipeliner.close();
+    redis.close();
+  }
+}
