@@ -1,12 +1,13 @@
 package dev.sluice.store;
 
 /**
- * MurmurHash3 (x64, 128-bit) of a string's UTF-16 code units, with a per-store random seed. The
- * memory store keeps identities as these 128 bits instead of strings: no object per key and one
- * cache miss per lookup instead of four. Two identities that collided would merely share a count,
- * which only ever limits more; with random seeds the odds are about 2^-64 per pair of keys.
+ * MurmurHash3 (x64, 128-bit) of a string's UTF-16 code units. The memory store keeps identities as
+ * these 128 bits instead of strings, with a per-store random seed: no object per key and one cache
+ * miss per lookup instead of four. The Redis store names its keys from them with a fixed seed, so
+ * every JVM of a fleet names a key alike. Two identities that collided would merely share a count,
+ * which only ever limits more. Public only for the Redis store; not an API.
  */
-final class Hash128 {
+public final class Hash128 {
   private static final long C1 = 0x87c37b91114253d5L;
   private static final long C2 = 0x4cf5ad432745937fL;
 
@@ -14,12 +15,12 @@ final class Hash128 {
   long hi;
   long lo;
 
-  Hash128(long seed) {
+  public Hash128(long seed) {
     this.seed = seed;
   }
 
   /** Hashes {@code s} into {@link #hi} and {@link #lo}; lo is never even, so (0, 0) means empty. */
-  Hash128 of(String s) {
+  public Hash128 of(String s) {
     long h1 = seed;
     long h2 = seed;
     int n = s.length();
@@ -54,6 +55,15 @@ final class Hash128 {
     return this;
   }
 
+  public long hi() {
+    return hi;
+  }
+
+  /** The low 64 bits, whose lowest bit is always set. */
+  public long lo() {
+    return lo;
+  }
+
   private static long chars(String s, int i) {
     return s.charAt(i)
         | (long) s.charAt(i + 1) << 16
@@ -69,7 +79,8 @@ final class Hash128 {
     return Long.rotateLeft(k * C2, 33) * C1;
   }
 
-  private static long fmix(long k) {
+  /** Murmur's finalizer: a bijection that spreads every input bit over the whole word. */
+  public static long fmix(long k) {
     k ^= k >>> 33;
     k *= 0xff51afd7ed558ccdL;
     k ^= k >>> 33;

@@ -1,8 +1,7 @@
 package dev.sluice.bench.redis;
 
+import dev.sluice.store.redis.PipelinerProbe;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,11 +14,6 @@ import java.util.Locale;
  * machine.
  */
 final class Ceiling {
-  /** The resources Sluice's acquire script is made of, concatenated in this order. */
-  private static final String[] ACQUIRE = {
-    "time.lua", "fixed_window.lua", "sliding_window.lua", "token_bucket.lua", "acquire.lua"
-  };
-
   /** One redis-benchmark run; rate in requests (decisions) per second, latencies in ms. */
   record Row(int clients, int pipeline, int keys, double rps, double p50, double p99, double max) {
     static final String HEADER =
@@ -51,25 +45,18 @@ final class Ceiling {
 
   /** The text of Sluice's acquire script, as the store builds it from its resources. */
   static String acquireScript() {
-    StringBuilder text = new StringBuilder();
-    for (String name : ACQUIRE) {
-      try (InputStream in = Ceiling.class.getResourceAsStream("/dev/sluice/store/redis/" + name)) {
-        if (in == null) {
-          throw new IllegalStateException(name + " is not on the class path");
-        }
-        text.append(new String(in.readAllBytes(), StandardCharsets.UTF_8)).append('\n');
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    return text.toString();
+    return PipelinerProbe.acquireScript();
   }
 
-  /** ARGV of one acquire with {@link Contender}'s limit: Redis TIME, a token bucket, cost 1. */
+  /**
+   * ARGV of one acquire with {@link Contender}'s limit: Redis TIME, one request, a token bucket,
+   * cost 1.
+   */
   static List<String> acquireArgs() {
     long emission = (Contender.WINDOW_MICROS + Contender.LIMIT - 1) / Contender.LIMIT;
     return List.of(
         "0",
+        "1",
         "t",
         Long.toString(Contender.LIMIT),
         Long.toString(Contender.WINDOW_MICROS),
@@ -85,11 +72,8 @@ final class Ceiling {
   Row run(int clients, int pipeline, int keys, int requests) throws IOException {
     redis.flushAll();
     String sha = redis.admin().scriptLoad(acquireScript());
-    String key =
-        SluiceContender.PREFIX
-            + ":{ip="
-            + (keys > 1 ? "__rand_int__" : "10.0.0.0")
-            + "}:api:t60000";
+    // The shape of the store's keys (RedisKey), with the client number as the hash tag.
+    String key = SluiceContender.PREFIX + "{" + (keys > 1 ? "__rand_int__" : "0") + "}apiTbkt";
     List<String> command =
         new ArrayList<>(
             List.of(

@@ -1,23 +1,30 @@
 package dev.sluice.bench.redis;
 
+import dev.sluice.algo.Algorithm;
+import dev.sluice.store.redis.RedisKey;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.function.BiConsumer;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.params.SetParams;
 
 /**
- * An experiment for the store's owner, not a benchmark of Sluice: what the same counters (three
- * rules per client, with TTLs) would cost in Redis under other key layouts, written directly with
- * the values Sluice's scripts store. It shows which part of a key's memory each change removes.
+ * What the same counters (three rules per client, with TTLs) cost in Redis under other key layouts,
+ * written directly: the layout the store used first, the steps to the one it uses now, and one hash
+ * per client. It shows which part of a key's memory each change removes.
  */
 final class KeyLayouts {
   private static final SetParams TTL = SetParams.setParams().px(600_000);
-  private static final String[] RULES = {"login:f900000", "api:t86400000", "per-ip:s60000"};
-  private static final byte[] INTEGER = "1796019160374449".getBytes(StandardCharsets.US_ASCII);
-  private static final String[] VALUES = {"1995576:1", "1796019160374449", "29933651:0:1"};
+  private static final String[] RULES = {"login", "api", "per-ip"};
+  private static final Algorithm[] ALGORITHMS = {
+    Algorithm.FIXED_WINDOW, Algorithm.TOKEN_BUCKET, Algorithm.SLIDING_WINDOW
+  };
+  private static final long[] WINDOWS = {900_000_000L, 86_400_000_000L, 60_000_000L};
+
+  /** The states the scripts wrote before and after they became integers (state.lua). */
+  private static final String[] OLD_VALUES = {"1995576:1", "1796019160374449", "29933651:0:1"};
+
+  private static final String[] VALUES = {"155761", "1796019160374449", "13651101"};
 
   private final LocalRedis redis;
   private final PrintStream out;
@@ -29,15 +36,23 @@ final class KeyLayouts {
 
   void run(int clients) throws InterruptedException {
     measure(
-        "as Sluice writes them (3 strings)",
+        "readable keys, strings (until 12/2026)",
         clients,
         (pipe, id) -> {
           for (int r = 0; r < 3; r++) {
-            pipe.set("rl:{" + id + "}:" + RULES[r], VALUES[r], TTL);
+            pipe.set("rl:{" + id + "}:" + RULES[r], OLD_VALUES[r], TTL);
           }
         });
     measure(
-        "keys <= 28 chars (rule as 1 char)",
+        "keys <= 30 chars (rule as 1 char), strings",
+        clients,
+        (pipe, id) -> {
+          for (int r = 0; r < 3; r++) {
+            pipe.set("rl:{" + id + "}" + r, OLD_VALUES[r], TTL);
+          }
+        });
+    measure(
+        "keys <= 30 chars, integer values",
         clients,
         (pipe, id) -> {
           for (int r = 0; r < 3; r++) {
@@ -45,19 +60,11 @@ final class KeyLayouts {
           }
         });
     measure(
-        "short keys, one integer per value",
+        "Sluice: 14-char hashed keys, integers",
         clients,
         (pipe, id) -> {
           for (int r = 0; r < 3; r++) {
-            pipe.set("rl:{" + id + "}" + r, "1796019160374449", TTL);
-          }
-        });
-    measure(
-        "12-byte binary keys, integer values",
-        clients,
-        (pipe, id) -> {
-          for (int r = 0; r < 3; r++) {
-            pipe.set(binaryKey(id, r), INTEGER, TTL);
+            pipe.set(RedisKey.of("rl", id, RULES[r], ALGORITHMS[r], WINDOWS[r]), VALUES[r], TTL);
           }
         });
     measure(
@@ -70,28 +77,6 @@ final class KeyLayouts {
           }
           pipe.pexpire(key, 600_000);
         });
-  }
-
-  /**
-   * {@code {tt}} (a two-byte hash tag: the identity's cluster slot) and a 64-bit hash of prefix,
-   * identity and rule: the shortest key that still keeps one identity's rules on one slot. Its SDS
-   * string fits jemalloc's 16-byte class.
-   */
-  private static byte[] binaryKey(String identity, int rule) {
-    long h = 1125899906842597L;
-    for (char c : ("rl" + identity + rule).toCharArray()) {
-      h = 31 * h + c;
-    }
-    h ^= h >>> 33;
-    h *= 0xff51afd7ed558ccdL;
-    h ^= h >>> 33;
-    int tag = identity.hashCode();
-    return ByteBuffer.allocate(12)
-        .put((byte) '{')
-        .putShort((short) tag)
-        .put((byte) '}')
-        .putLong(h)
-        .array();
   }
 
   private void measure(String layout, int clients, BiConsumer<Pipeline, String> write)

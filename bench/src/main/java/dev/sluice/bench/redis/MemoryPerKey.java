@@ -4,6 +4,7 @@ import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
 import dev.sluice.store.Counters;
 import dev.sluice.store.Permit;
+import dev.sluice.store.redis.RedisKey;
 import dev.sluice.store.redis.RedisStore;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -118,11 +119,16 @@ final class MemoryPerKey {
 
   /** MEMORY USAGE (key, value and main-table entry; not the TTL's entry) of one client's keys. */
   private void samples() {
-    for (String rule : new String[] {"login:f900000", "api:t86400000", "per-ip:s60000"}) {
-      String key = SluiceContender.PREFIX + ":{" + client(12345) + "}:" + rule;
+    String[] keys = {
+      RedisKey.of(
+          SluiceContender.PREFIX, client(12345), "login", Algorithm.FIXED_WINDOW, 15 * MINUTE),
+      RedisKey.of(SluiceContender.PREFIX, client(12345), "api", Algorithm.TOKEN_BUCKET, DAY),
+      RedisKey.of(SluiceContender.PREFIX, client(12345), "per-ip", Algorithm.SLIDING_WINDOW, MINUTE)
+    };
+    for (String key : keys) {
       out.printf(
           Locale.ROOT,
-          "  %-34s %-18s MEMORY USAGE %3d B, encoding %-6s, PTTL %d ms%n",
+          "  %-16s %-18s MEMORY USAGE %3d B, encoding %-6s, PTTL %d ms%n",
           key,
           redis.admin().get(key),
           redis.admin().memoryUsage(key, 0),

@@ -1,7 +1,6 @@
 package dev.sluice.bench.redis;
 
 import dev.sluice.store.redis.PipelinerProbe;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -16,12 +15,7 @@ final class PipelinerContender implements Contender {
 
   PipelinerContender(int port, int keys, int senders) {
     probe = new PipelinerProbe(LocalRedis.HOST, port, senders, SluiceContender.TIMEOUT_MILLIS);
-    String[] identities = new String[keys];
-    Arrays.setAll(identities, Contender::identity);
-    this.keys =
-        Arrays.stream(identities)
-            .map(id -> List.of(SluiceContender.PREFIX + ":{" + id + "}:api:t60000"))
-            .toList();
+    this.keys = SluiceContender.scriptKeys(keys);
   }
 
   @Override

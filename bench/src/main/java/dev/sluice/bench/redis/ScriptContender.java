@@ -1,6 +1,5 @@
 package dev.sluice.bench.redis;
 
-import java.util.Arrays;
 import java.util.List;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.Connection;
@@ -24,14 +23,7 @@ final class ScriptContender implements Contender {
     pool.setMaxIdle(poolSize);
     redis = new JedisPooled(pool, LocalRedis.HOST, port);
     sha = redis.scriptLoad(Ceiling.acquireScript());
-    String[] identities = new String[keys];
-    for (int i = 0; i < keys; i++) {
-      identities[i] = Contender.identity(i);
-    }
-    this.keys =
-        Arrays.stream(identities)
-            .map(id -> List.of(SluiceContender.PREFIX + ":{" + id + "}:api:t60000"))
-            .toList();
+    this.keys = SluiceContender.scriptKeys(keys);
     this.args = Ceiling.acquireArgs();
   }
 

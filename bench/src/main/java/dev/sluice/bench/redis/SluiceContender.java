@@ -7,10 +7,12 @@ import dev.sluice.store.Counters;
 import dev.sluice.store.MemoryStore;
 import dev.sluice.store.OnError;
 import dev.sluice.store.Permit;
+import dev.sluice.store.redis.RedisKey;
 import dev.sluice.store.redis.RedisSettings;
 import dev.sluice.store.redis.RedisStore;
 import java.net.URI;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Sluice's Redis store as the filter opens it with the default settings (timeout 50 ms, pool 32,
@@ -24,6 +26,7 @@ final class SluiceContender implements Contender {
   static final String PREFIX = "rl";
   static final int TIMEOUT_MILLIS = 50;
   static final int POOL_SIZE = 32;
+  static final String RULE = "api";
 
   private final RedisStore store;
   private final Counters counters;
@@ -32,11 +35,26 @@ final class SluiceContender implements Contender {
 
   SluiceContender(int port, int keys) {
     store = open(port);
-    counters = store.counters("api", Algorithm.TOKEN_BUCKET, WINDOW_MICROS);
+    counters = store.counters(RULE, Algorithm.TOKEN_BUCKET, WINDOW_MICROS);
     identities = new String[keys];
     for (int i = 0; i < keys; i++) {
       identities[i] = Contender.identity(i);
     }
+  }
+
+  /** The KEYS of the store's script call for each of {@code keys} identities. */
+  static List<List<String>> scriptKeys(int keys) {
+    return IntStream.range(0, keys)
+        .mapToObj(
+            i ->
+                List.of(
+                    RedisKey.of(
+                        PREFIX,
+                        Contender.identity(i),
+                        RULE,
+                        Algorithm.TOKEN_BUCKET,
+                        WINDOW_MICROS)))
+        .toList();
   }
 
   static RedisStore open(int port) {

@@ -18,6 +18,11 @@ public final class PipelinerProbe implements AutoCloseable {
     pipeliner = new Pipeliner(redis, timeoutMillis, senders);
   }
 
+  /** The text of the store's acquire script, as it sends it to Redis. */
+  public static String acquireScript() {
+    return Script.ACQUIRE.text();
+  }
+
   /** Runs acquire.lua through the pipeliner; the reply is four integers per key. */
   public List<?> acquire(List<String> keys, List<String> args) {
     return (List<?>) pipeliner.run(Script.ACQUIRE, keys, args);

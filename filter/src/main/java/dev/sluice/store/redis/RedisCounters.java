@@ -4,10 +4,9 @@ import dev.sluice.algo.Algorithm;
 import dev.sluice.store.Counters;
 
 /**
- * A rule's counters in Redis: a key per identity, {@code <prefix>:{<identity>}:<rule>:<a><window>}.
- * The identity is the hash tag, so all rules of one identity share a cluster slot and one script
- * call; the algorithm letter and window in the name mean a rule whose counting changes starts on
- * fresh keys instead of misreading old state.
+ * A rule's counters in Redis: a key per identity, named by {@link RedisKey}. All rules of one
+ * identity share a cluster slot and one script call; a rule whose algorithm or window changes
+ * starts on fresh keys instead of misreading old state.
  */
 final class RedisCounters implements Counters {
   private final String ruleId;
@@ -18,7 +17,7 @@ final class RedisCounters implements Counters {
   /** The same rule's counters in the local store that decides while Redis cannot. */
   final Counters local;
 
-  private final String suffix;
+  private final long salt;
 
   RedisCounters(String ruleId, Algorithm algorithm, long windowMicros, Counters local) {
     this.ruleId = ruleId;
@@ -26,7 +25,7 @@ final class RedisCounters implements Counters {
     this.windowMicros = windowMicros;
     this.code = codeOf(algorithm);
     this.local = local;
-    this.suffix = "}:" + ruleId + ":" + code + windowMicros / 1000;
+    this.salt = RedisKey.ruleSalt(ruleId, algorithm, windowMicros);
   }
 
   static String codeOf(Algorithm algorithm) {
@@ -40,9 +39,8 @@ final class RedisCounters implements Counters {
     }
   }
 
-  /** The key of {@code identity}, which is escaped and so never holds a brace of its own. */
   String key(String prefix, String identity) {
-    return prefix + ":{" + identity + suffix;
+    return RedisKey.of(prefix, identity, salt);
   }
 
   @Override

@@ -18,9 +18,8 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * its connection may already have counted.
  */
 final class Script {
-  static final Script ACQUIRE =
-      of("time.lua", "fixed_window.lua", "sliding_window.lua", "token_bucket.lua", "acquire.lua");
-  static final Script REFUND = of("time.lua", "refund.lua");
+  static final Script ACQUIRE = withAlgorithms("acquire.lua");
+  static final Script REFUND = withAlgorithms("refund.lua");
   static final Script HEARTBEAT = of("time.lua", "heartbeat.lua");
 
   private final String text;
@@ -29,6 +28,16 @@ final class Script {
   private Script(String text) {
     this.text = text;
     this.sha1 = sha1(text);
+  }
+
+  private static Script withAlgorithms(String main) {
+    return of(
+        "time.lua",
+        "state.lua",
+        "fixed_window.lua",
+        "sliding_window.lua",
+        "token_bucket.lua",
+        main);
   }
 
   /** The resources of this package, concatenated in order. */

@@ -1,16 +1,26 @@
 -- Fixed window: a count per window aligned to the epoch. Mirrors dev.sluice.algo.FixedWindow.
--- State "index:count". Returns allowed, remaining, reset, retry (microseconds), the new state and
--- the instant it becomes idle.
-local function fixed_window(state, now, limit, window, emission, tolerance, cost)
-  local stored, count = 0, 0
-  if state then
-    local i, c = string.match(state, '^(%d+):(%d+)$')
-    if i then
-      stored, count = tonumber(i), tonumber(c)
-    end
+-- State: 1IIIIC..., the digit 1, the window index modulo 10^4 in four digits, then the count.
+
+-- The stored window index and count; no index for a missing or unreadable state.
+local function fixed_window_read(state, current)
+  local i, c = string.match(state or '', '^1(%d%d%d%d)(%d+)$')
+  if not i then
+    return nil, 0
   end
+  return stored_index(current, tonumber(i)), tonumber(c)
+end
+
+local function fixed_window_write(index, count)
+  return string.format('1%04d%d', index % INDEX_MOD, count)
+end
+
+-- Returns allowed, remaining, reset, retry (microseconds), the new state and the instant it
+-- becomes idle.
+local function fixed_window(state, now, limit, window, emission, tolerance, cost)
+  local current = math.floor(now / window)
+  local stored, count = fixed_window_read(state, current)
   -- A clock that steps back stays in the stored window rather than forgetting its count.
-  local index = math.max(math.floor(now / window), stored)
+  local index = math.max(current, stored or current)
   if stored ~= index then
     count = 0
   end
@@ -25,5 +35,15 @@ local function fixed_window(state, now, limit, window, emission, tolerance, cost
     reset = until_next
   end
   return allowed, limit - after, reset, until_next,
-    string.format('%d:%d', index, after), (index + 1) * window
+    fixed_window_write(index, after), (index + 1) * window
+end
+
+-- The state after giving back cost, or nil: only the window now running is given back to.
+local function fixed_window_refund(state, now, window, emission, cost)
+  local current = math.floor(now / window)
+  local stored, count = fixed_window_read(state, current)
+  if stored == current then
+    return fixed_window_write(stored, math.max(0, count - cost))
+  end
+  return nil
 end

@@ -1,7 +1,25 @@
 -- Sliding-window counter of the design notes: rate = prev x (1 - elapsed/window) + cur; a request
 -- of cost c is allowed when rate + c - 1 < limit. Mirrors dev.sluice.algo.SlidingWindow with the
 -- same floating-point operations in the same order, so both sides agree to the microsecond.
--- State "index:prev:cur".
+-- State: 1IIIIWP...C..., the digit 1, the window index modulo 10^4 in four digits, one character
+-- W whose code is 48 + the number of digits of P, the previous window's count P, then the current
+-- window's count C. Below 10^6 per window both counts fit in one 64-bit integer.
+
+-- The stored window index and counts; no index for a missing or unreadable state.
+local function sliding_read(state, current)
+  local i, w, counts = string.match(state or '', '^1(%d%d%d%d)(.)(%d+)$')
+  local digits = w and string.byte(w) - 48
+  if not i or digits < 1 or digits >= #counts then
+    return nil, 0, 0
+  end
+  return stored_index(current, tonumber(i)), tonumber(string.sub(counts, 1, digits)),
+    tonumber(string.sub(counts, digits + 1))
+end
+
+local function sliding_write(index, prev, cur)
+  local p = string.format('%d', prev)
+  return string.format('1%04d%s%s%d', index % INDEX_MOD, string.char(48 + #p), p, cur)
+end
 local function sliding_rate(prev, cur, elapsed, window)
   return prev * (window - elapsed) / window + cur
 end
@@ -27,14 +45,10 @@ local function sliding_first_admitting(prev, cur, from, window, limit, c)
 end
 
 local function sliding_window(state, now, limit, window, emission, tolerance, cost)
-  local stored, prev, cur = 0, 0, 0
-  if state then
-    local i, p, c = string.match(state, '^(%d+):(%d+):(%d+)$')
-    if i then
-      stored, prev, cur = tonumber(i), tonumber(p), tonumber(c)
-    end
-  end
-  local index = math.max(math.floor(now / window), stored)
+  local current = math.floor(now / window)
+  local stored, prev, cur = sliding_read(state, current)
+  stored = stored or current - 2
+  local index = math.max(current, stored)
   local elapsed = math.max(0, now - index * window)
   if stored == index - 1 then
     prev, cur = cur, 0
@@ -62,5 +76,15 @@ local function sliding_window(state, now, limit, window, emission, tolerance, co
     end
   end
   return allowed, remaining, reset, retry,
-    string.format('%d:%d:%d', index, prev, cur_after), (index + 2) * window
+    sliding_write(index, prev, cur_after), (index + 2) * window
+end
+
+-- The state after giving back cost, or nil. The take is the stored current count, whether or not
+-- the window has rolled since.
+local function sliding_window_refund(state, now, window, emission, cost)
+  local stored, prev, cur = sliding_read(state, math.floor(now / window))
+  if stored and stored >= math.floor(now / window) - 1 then
+    return sliding_write(stored, prev, math.max(0, cur - cost))
+  end
+  return nil
 end

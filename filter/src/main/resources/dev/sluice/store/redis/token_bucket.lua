@@ -14,3 +14,12 @@ local function token_bucket(state, now, limit, window, emission, tolerance, cost
   return allowed, remaining, after - now, spent - tolerance - now,
     string.format('%d', after), after
 end
+
+-- The state after giving back cost: the bucket full again that much sooner.
+local function token_bucket_refund(state, now, window, emission, cost)
+  local tat = tonumber(state)
+  if tat then
+    return string.format('%d', tat - cost * emission)
+  end
+  return nil
+end

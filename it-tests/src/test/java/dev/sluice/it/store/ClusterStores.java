@@ -1,9 +1,11 @@
 package dev.sluice.it.store;
 
+import dev.sluice.algo.Algorithm;
 import dev.sluice.it.redis.KeySlot;
 import dev.sluice.it.redis.RedisClusterHandle;
 import dev.sluice.it.redis.RedisProcess;
 import dev.sluice.store.Clock;
+import dev.sluice.store.redis.RedisKey;
 import dev.sluice.store.redis.RedisStore;
 import java.net.URI;
 import java.util.ArrayList;
@@ -78,8 +80,8 @@ final class ClusterStores {
 
   /**
    * {@code perMaster} identities {@code stem + n} for each master serving slots now, keyed by its
-   * port. The identity is the hash tag of every key of that identity, so its slot is the slot of
-   * {@code "{" + identity + "}"}.
+   * port: every key of an identity carries the same hash tag, so all sit on the slot {@link
+   * #slotOf} names.
    */
   static Map<Integer, List<String>> identitiesByMaster(
       RedisClusterHandle cluster, String stem, int perMaster) {
@@ -115,8 +117,9 @@ final class ClusterStores {
     throw new IllegalStateException("every identity " + stem + "n lands on port " + port);
   }
 
+  /** The slot of every key of {@code identity}: its tag depends on the identity alone. */
   static int slotOf(String identity) {
-    return KeySlot.of("{" + identity + "}");
+    return KeySlot.of(RedisKey.of("any", identity, "any", Algorithm.FIXED_WINDOW, 1_000_000));
   }
 
   private static JedisClientConfig config() {

@@ -69,7 +69,7 @@ final class FailoverDrill {
       lanes.add(
           new Lane("A-other", a, a.counters("busy", Algorithm.FIXED_WINDOW, window), bystander));
     }
-    String key = RedisKeys.key(prefix, busy, "busy", 'f', window);
+    String key = RedisKeys.key(prefix, busy, "busy", Algorithm.FIXED_WINDOW, window);
     DecisionLoad load = new DecisionLoad(lanes, window, Duration.ofSeconds(120));
     long kill;
     long promoted;
@@ -204,7 +204,9 @@ final class FailoverDrill {
     }
     assertThat(take(a, inA, busy, twenty).allowed()).as("%s: A's 21st", label).isFalse();
     assertThat(take(b, inB, busy, twenty).allowed()).as("%s: B after A took all", label).isFalse();
-    assertThat(RedisKeys.count(get.apply(RedisKeys.key(prefix, busy, "fleet", 'f', window))))
+    assertThat(
+            RedisKeys.count(
+                get.apply(RedisKeys.key(prefix, busy, "fleet", Algorithm.FIXED_WINDOW, window))))
         .as("%s: the shared count", label)
         .isEqualTo(20);
   }

@@ -136,23 +136,23 @@ class FleetExactnessIT {
   }
 
   /**
-   * Redis's own record agrees with what the clients were told: one key, holding exactly the limit
-   * taken (for the sliding window: nothing in the previous window, the limit in the current one).
+   * Redis's own record agrees with what the clients were told: the shared key holds exactly the
+   * limit taken (for the sliding window: nothing in the previous window, the limit in the current
+   * one).
    */
   private static void assertSharedKeyHoldsTheLimit(String prefix, Algorithm algorithm, long window)
       throws Exception {
     try (RedisProbe probe = redis.probe()) {
-      List<?> keys = (List<?>) probe.call("KEYS", prefix + ":{" + FleetMember.IDENTITY + "}*");
-      assertThat(keys).as("keys of the shared identity").hasSize(1);
-      String state = (String) probe.call("GET", (String) keys.get(0));
+      String key = RedisKeys.key(prefix, FleetMember.IDENTITY, FleetMember.RULE, algorithm, window);
+      String state = (String) probe.call("GET", key);
       long now = QuietWindow.redisMicros(redis);
       long index = now / window;
       switch (algorithm) {
         case FIXED_WINDOW:
-          assertThat(state).isEqualTo(index + ":" + LIMIT);
+          assertThat(state).isEqualTo(RedisKeys.fixedState(index, LIMIT));
           break;
         case SLIDING_WINDOW:
-          assertThat(state).isEqualTo(index + ":0:" + LIMIT);
+          assertThat(state).isEqualTo(RedisKeys.slidingState(index, 0, LIMIT));
           break;
         default:
           // The bucket's full-again instant: a whole bucket spent, minus what a run can refill.

@@ -116,14 +116,14 @@ class RedisClusterStoreIT {
         for (int i = 0; i < identities.size(); i++) {
           String identity = identities.get(i);
           assertThat(admitted.get(i)).as("admitted for %s", identity).isEqualTo(LIMIT);
-          String key = RedisKeys.key(prefix, identity, "exact", code(algorithm), MINUTE);
+          String key = RedisKeys.key(prefix, identity, "exact", algorithm, MINUTE);
           // What Redis holds is exactly what was admitted: no decision was made locally.
           assertThat(reader.get(key)).as(key).isEqualTo(fullState(algorithm, quota));
         }
       }
       for (Map.Entry<Integer, List<String>> placed : byMaster.entrySet()) {
         for (String identity : placed.getValue()) {
-          String key = RedisKeys.key(prefix, identity, "exact", code(algorithm), MINUTE);
+          String key = RedisKeys.key(prefix, identity, "exact", algorithm, MINUTE);
           assertThat(cluster.masterForKey(key).port()).as(key).isEqualTo(placed.getKey());
         }
       }
@@ -144,7 +144,7 @@ class RedisClusterStoreIT {
         for (int i = 0; i < 3; i++) {
           assertThat(take(store, all, global, globalQuota)).isTrue();
         }
-        String ipKey = RedisKeys.key(prefix, ip, "ip", 'f', MINUTE);
+        String ipKey = RedisKeys.key(prefix, ip, "ip", Algorithm.FIXED_WINDOW, MINUTE);
         for (int i = 0; i < 5; i++) {
           // Forget remembered denials, as a reload does, so each request reaches both masters:
           // the per-IP take on one, the global denial on the other, then the refund.
@@ -157,7 +157,7 @@ class RedisClusterStoreIT {
           // Written (so the per-IP rule was taken on its master) and given back.
           assertThat(reader.get(ipKey))
               .as("per-IP state after refund")
-              .isEqualTo(clock.micros() / MINUTE + ":0");
+              .isEqualTo(RedisKeys.fixedState(clock.micros() / MINUTE, 0));
         }
         assertThat(cluster.masterForKey(ipKey).port()).isNotEqualTo(globalPort);
         for (int i = 10; i > 0; i--) {
@@ -209,13 +209,13 @@ class RedisClusterStoreIT {
         int total = 0;
         for (int i = 0; i < ips.size(); i++) {
           total += admitted.get(i);
-          String key = RedisKeys.key(prefix, ips.get(i), "ip", 'f', MINUTE);
+          String key = RedisKeys.key(prefix, ips.get(i), "ip", Algorithm.FIXED_WINDOW, MINUTE);
           assertThat(RedisKeys.count(reader.get(key)))
               .as("%s: counted in Redis = admitted (denials refunded)", ips.get(i))
               .isEqualTo(admitted.get(i));
         }
         assertThat(total).as("admitted in all").isEqualTo(30);
-        String globalKey = RedisKeys.key(prefix, global, "global", 'f', MINUTE);
+        String globalKey = RedisKeys.key(prefix, global, "global", Algorithm.FIXED_WINDOW, MINUTE);
         assertThat(RedisKeys.count(reader.get(globalKey))).isEqualTo(30);
       }
     }
@@ -245,7 +245,7 @@ class RedisClusterStoreIT {
     private String fullState(Algorithm algorithm, Quota quota) {
       long now = clock.micros();
       return algorithm == Algorithm.FIXED_WINDOW
-          ? now / MINUTE + ":" + LIMIT
+          ? RedisKeys.fixedState(now / MINUTE, LIMIT)
           : Long.toString(now + LIMIT * quota.emissionMicros());
     }
   }
@@ -300,10 +300,6 @@ class RedisClusterStoreIT {
     Permit permit = new Permit(counters, identity, quota, 1);
     store.acquire(List.of(permit));
     return permit.verdict().allowed();
-  }
-
-  private static char code(Algorithm algorithm) {
-    return algorithm == Algorithm.FIXED_WINDOW ? 'f' : 't';
   }
 
   private interface ThreadBody {

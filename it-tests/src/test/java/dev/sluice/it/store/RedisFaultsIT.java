@@ -105,7 +105,7 @@ class RedisFaultsIT {
     for (int i = 0; i < 200; i++) {
       String identity = "ip=10.9.0." + i;
       take(open, identity, OnError.FAIL_OPEN);
-      if (writtenInRedis(prefix + ":{" + identity + "}:open:t60000")) {
+      if (writtenInRedis(RedisKeys.key(prefix, identity, "open", Algorithm.TOKEN_BUCKET, MINUTE))) {
         return (System.nanoTime() - start) / 1_000_000_000;
       }
       sleepQuietly(100);

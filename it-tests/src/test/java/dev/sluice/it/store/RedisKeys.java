@@ -1,23 +1,38 @@
 package dev.sluice.it.store;
 
+import dev.sluice.algo.Algorithm;
+import dev.sluice.store.redis.RedisKey;
+
 /** What the Redis store writes, as tests read it back: key names, counts, long windows. */
 final class RedisKeys {
   private static final long DAY = 86_400_000_000L;
 
   private RedisKeys() {}
 
-  /**
-   * The Redis key of a rule's counter for an identity, as design.md and RedisCounters lay it out:
-   * {@code <prefix>:{<identity>}:<rule>:<algorithm letter><window in ms>}. Tests read it to check
-   * what the scripts wrote; a layout that drifted would make those reads fail, not pass.
-   */
-  static String key(String prefix, String identity, String rule, char code, long windowMicros) {
-    return prefix + ":{" + identity + "}:" + rule + ":" + code + windowMicros / 1000;
+  /** The Redis key of a rule's counter for an identity, named as the store names it. */
+  static String key(
+      String prefix, String identity, String rule, Algorithm algorithm, long windowMicros) {
+    return RedisKey.of(prefix, identity, rule, algorithm, windowMicros);
   }
 
-  /** The count of a fixed-window state {@code "<window index>:<count>"}; 0 for no key. */
+  /**
+   * A fixed-window state as state.lua and fixed_window.lua lay it out: 1, the window index modulo
+   * 10^4 in four digits, the count. Tests compare what Redis holds with it; a layout that drifted
+   * would make them fail, not pass.
+   */
+  static String fixedState(long index, long count) {
+    return String.format("1%04d%d", index % 10_000, count);
+  }
+
+  /** A sliding-window state: 1, the index in four digits, a width character, prev, cur. */
+  static String slidingState(long index, long prev, long cur) {
+    String p = Long.toString(prev);
+    return String.format("1%04d%c%s%d", index % 10_000, (char) ('0' + p.length()), p, cur);
+  }
+
+  /** The count of a fixed-window state; 0 for no key. */
   static long count(String state) {
-    return state == null ? 0 : Long.parseLong(state.substring(state.indexOf(':') + 1));
+    return state == null ? 0 : Long.parseLong(state.substring(5));
   }
 
   /**

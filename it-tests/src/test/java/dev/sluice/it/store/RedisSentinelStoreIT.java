@@ -126,8 +126,7 @@ class RedisSentinelStoreIT {
         assertThat(take(a, inA, six).allowed()).as("A's 7th").isFalse();
         assertThat(take(b, inB, six).allowed()).as("B's 7th").isFalse();
       }
-      char code = algorithm.name().toLowerCase().charAt(0);
-      assertThat(get(RedisKeys.key(prefix, "ip=10.0.0.1", "login", code, window)))
+      assertThat(get(RedisKeys.key(prefix, "ip=10.0.0.1", "login", algorithm, window)))
           .as("state on the master")
           .isNotNull();
     }
