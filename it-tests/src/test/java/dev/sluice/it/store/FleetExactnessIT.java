@@ -62,7 +62,8 @@ class FleetExactnessIT {
         FleetMember.warmUp(stores.get(i), algorithm, window);
       }
       Result result =
-          FleetMember.hammer(stores, algorithm, Quota.of(LIMIT, window, LIMIT), THREADS, ATTEMPTS);
+          FleetMember.hammer(
+              stores, algorithm, Quota.of(LIMIT, window, LIMIT), THREADS, ATTEMPTS, 0);
       System.out.printf(
           "FleetExactnessIT %s: 4 stores x %d threads x %d attempts: %s%n",
           algorithm, THREADS, ATTEMPTS, result);
@@ -107,12 +108,19 @@ class FleetExactnessIT {
       for (ChildJvm child : children) {
         child.awaitLine("ready", CHILD_READY);
       }
+      // All three start at one instant of this machine's clock, however late a child reads "go".
+      long startAt = System.currentTimeMillis() + 500;
       for (ChildJvm child : children) {
-        child.send("go");
+        child.send("go " + startAt);
       }
       Result here =
           FleetMember.hammer(
-              List.of(store), algorithm, Quota.of(LIMIT, window, LIMIT), THREADS, ATTEMPTS);
+              List.of(store),
+              algorithm,
+              Quota.of(LIMIT, window, LIMIT),
+              THREADS,
+              ATTEMPTS,
+              startAt);
       List<Result> all = new ArrayList<>(List.of(here));
       for (ChildJvm child : children) {
         all.add(Result.parse(child.awaitLine("admitted ", CHILD_RUN)));

@@ -27,8 +27,10 @@ import redis.clients.jedis.JedisPooled;
  *
  * <p>Arguments: host port prefix algorithm limit attempts threads windowMicros. The window is
  * chosen by the test (see {@link QuietWindow}) so every member counts in the same one. The child
- * prints {@code ready} once connected and warmed up, waits for {@code go} on stdin so all members
- * start together, then prints {@code admitted <n> attempts <n> millis <n>}.
+ * prints {@code ready} once connected and warmed up, waits for {@code go <epoch millis>} on stdin,
+ * starts at that instant (every member of the fleet runs on this machine's one clock, so all start
+ * together however slowly each JVM reads its input), then prints {@code admitted <n> attempts <n>
+ * millis <n>}.
  */
 public final class FleetMember {
   static final String RULE = "fleet";
@@ -56,12 +58,20 @@ public final class FleetMember {
       System.out.println("ready");
       BufferedReader stdin =
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-      if (!"go".equals(stdin.readLine())) {
+      String go = stdin.readLine();
+      if (go == null || !go.startsWith("go ")) {
         System.out.println("no go from the test; exiting");
         System.exit(2);
       }
+      long startAt = Long.parseLong(go.substring(3));
       Result result =
-          hammer(List.of(store), algorithm, Quota.of(limit, window, limit), threads, attempts);
+          hammer(
+              List.of(store),
+              algorithm,
+              Quota.of(limit, window, limit),
+              threads,
+              attempts,
+              startAt);
       System.out.println(result);
       System.out.flush();
       if (result.attempts != (long) threads * attempts) {
@@ -100,7 +110,12 @@ public final class FleetMember {
    * requests for the shared key (or fewer, if the time budget ran out: the result tells).
    */
   static Result hammer(
-      List<RedisStore> stores, Algorithm algorithm, Quota quota, int threadsPerStore, int attempts)
+      List<RedisStore> stores,
+      Algorithm algorithm,
+      Quota quota,
+      int threadsPerStore,
+      int attempts,
+      long startAtMillis)
       throws InterruptedException {
     AtomicLongArray admitted = new AtomicLongArray(stores.size());
     AtomicLong made = new AtomicLong();
@@ -134,6 +149,7 @@ public final class FleetMember {
         threads.add(thread);
       }
     }
+    Thread.sleep(Math.max(0, Math.min(5_000, startAtMillis - System.currentTimeMillis())));
     long began = System.nanoTime();
     start.countDown();
     long deadline = began + TimeUnit.MILLISECONDS.toNanos(BUDGET_MILLIS + 5_000);
