@@ -110,6 +110,9 @@ public final class RedisSentinelHandle implements AutoCloseable {
     return master;
   }
 
+  /** Enough for a promotion delayed by TILT mode (30 s), which a starved sentinel enters. */
+  public static final Duration PROMOTION_TIMEOUT = Duration.ofSeconds(45);
+
   /**
    * Waits until every live sentinel names a master other than {@code killed}, and that server says
    * it is a master; returns it.

@@ -70,10 +70,11 @@ abstract class SentinelChecks {
     }
     long start = System.nanoTime();
     RedisProcess killed = setup.killMaster();
-    RedisProcess promoted = setup.awaitFailover(killed, Duration.ofSeconds(20));
+    // Sentinels promote in 2-4 s; one starved of CPU for 2 s (a loaded machine) enters TILT mode
+    // and holds off for 30 s more.
+    RedisProcess promoted = setup.awaitFailover(killed, RedisSentinelHandle.PROMOTION_TIMEOUT);
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     System.out.println("Sentinel failover took " + took.toMillis() + " ms");
-    assertThat(took).isLessThanOrEqualTo(Duration.ofSeconds(20));
     assertThat(killed).isSameAs(master);
     assertThat(promoted).isSameAs(replica);
     assertThat(setup.masterAddress().getPort()).isEqualTo(replica.port());

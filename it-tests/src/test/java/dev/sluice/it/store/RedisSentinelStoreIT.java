@@ -17,7 +17,6 @@ import dev.sluice.store.StoreContract;
 import dev.sluice.store.redis.RedisSettings;
 import dev.sluice.store.redis.RedisStore;
 import java.net.URI;
-import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -159,7 +158,9 @@ class RedisSentinelStoreIT {
 
               @Override
               public void awaitPromotion() {
-                setup.awaitFailover(killed, Duration.ofSeconds(20));
+                // Sentinels promote in 2-4 s; one starved of CPU for 2 s (a loaded machine) enters TILT mode
+                // and holds off for 30 s more.
+                setup.awaitFailover(killed, RedisSentinelHandle.PROMOTION_TIMEOUT);
               }
             },
             RedisSentinelStoreIT::get);
