@@ -9,7 +9,8 @@ import java.util.logging.Logger;
  * Stops calling a Redis that keeps failing, so a dead Redis costs microseconds per request rather
  * than a timeout each. After {@value #FAILURES_TO_OPEN} failures in a row it opens for a pause that
  * doubles with each failed probe (up to {@value #MAX_PAUSE_MILLIS} ms); then one request probes
- * while the rest stay local, and one success closes it. State changes are logged once each.
+ * while the rest stay local, and one success closes it ({@link Handover} makes that success charge
+ * first what was admitted locally meanwhile). State changes are logged once each.
  */
 final class Breaker {
   private static final Logger LOG = Logger.getLogger("dev.sluice.store.redis");
@@ -39,12 +40,22 @@ final class Breaker {
   }
 
   void succeeded() {
+    succeeded(0);
+  }
+
+  /** Redis answered, and now counts what {@code handedOver} keys admitted locally meanwhile. */
+  void succeeded(int handedOver) {
     failures.set(0);
     if (open) {
       open = false;
       pauseMillis = FIRST_PAUSE_MILLIS;
       probing.set(false);
-      LOG.warning("Sluice: Redis " + target + " answers again; limits are shared again.");
+      LOG.warning(
+          "Sluice: Redis "
+              + target
+              + " answers again; handed over "
+              + handedOver
+              + " keys admitted locally; limits are shared again.");
     }
   }
 

@@ -46,14 +46,21 @@ final class Call {
     args.add("1");
     for (Permit p : permits) {
       Quota q = p.quota();
-      args.add(((RedisCounters) p.counters()).code);
-      args.add(Long.toString(q.limit()));
-      args.add(Long.toString(q.windowMicros()));
-      args.add(Long.toString(q.emissionMicros()));
-      args.add(Long.toString(q.toleranceMicros()));
-      args.add(Long.toString(p.cost()));
+      addKey(
+          args, ((RedisCounters) p.counters()).code, q.limit(), q.toleranceMicros(), q, p.cost());
     }
     return args;
+  }
+
+  /** Appends one key's six values of acquire.lua; the window and emission come from {@code q}. */
+  static void addKey(
+      List<String> args, String code, long limit, long tolerance, Quota q, long cost) {
+    args.add(code);
+    args.add(Long.toString(limit));
+    args.add(Long.toString(q.windowMicros()));
+    args.add(Long.toString(q.emissionMicros()));
+    args.add(Long.toString(tolerance));
+    args.add(Long.toString(cost));
   }
 
   /** ARGV of refund.lua: the time argument, then four values per key. */

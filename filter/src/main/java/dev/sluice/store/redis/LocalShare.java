@@ -15,20 +15,23 @@ import java.util.concurrent.ConcurrentHashMap;
  * Decides what Redis cannot: a fail_open rule gets this JVM's share of its limit (limit ÷ fleet
  * size, at least 1) from a local memory store, so the fleet as a whole stays near the limit instead
  * of letting everything through; a fail_closed rule denies with a retry of one second. Like every
- * decision, all or nothing: one fail_closed rule denies the request.
+ * decision, all or nothing: one fail_closed rule denies the request. What it admits is remembered
+ * in a {@link Carry}, to be handed over to Redis when it answers again.
  */
 final class LocalShare {
   private static final long ONE_SECOND = 1_000_000;
 
   private final MemoryStore store;
   private final Fleet fleet;
+  private final Carry carry;
 
   /** Share quotas per rule quota, for the fleet size they were made for. */
   private volatile Shares shares = new Shares(0);
 
-  LocalShare(MemoryStore store, Fleet fleet) {
+  LocalShare(MemoryStore store, Fleet fleet, Carry carry) {
     this.store = store;
     this.fleet = fleet;
+    this.carry = carry;
   }
 
   Counters counters(String ruleId, Algorithm algorithm, long windowMicros) {
@@ -39,8 +42,11 @@ final class LocalShare {
     store.retainOnly(live);
   }
 
-  /** Decides {@code permits} (of {@link RedisCounters}) locally, filling their verdicts. */
-  void acquire(List<Permit> permits) {
+  /**
+   * Decides {@code permits} (of {@link RedisCounters}) locally, filling their verdicts; {@code
+   * keys} are their Redis keys, in the same order.
+   */
+  void acquire(List<Permit> permits, List<String> keys) {
     for (Permit permit : permits) {
       if (permit.onError() == OnError.FAIL_CLOSED) {
         for (Permit each : permits) {
@@ -56,7 +62,12 @@ final class LocalShare {
     }
     store.acquire(local);
     for (int i = 0; i < permits.size(); i++) {
-      copy(local.get(i), permits.get(i));
+      Permit permit = permits.get(i);
+      copy(local.get(i), permit);
+      if (permit.verdict().allowed()) {
+        String code = ((RedisCounters) permit.counters()).code;
+        carry.remember(keys.get(i), code, permit.quota(), permit.cost());
+      }
     }
   }
 

@@ -8,6 +8,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import redis.clients.jedis.AbstractPipeline;
@@ -52,12 +53,31 @@ final class Pipeliner implements AutoCloseable {
 
   /** Runs {@code script}, batched with whatever else is waiting; throws on failure or timeout. */
   Object run(Script script, List<String> keys, List<String> args) {
+    long deadline = deadlineFromNow();
+    return await(submit(script, keys, args), deadline);
+  }
+
+  /**
+   * Queues a call without waiting for it, so one caller can fill pipelines with many calls (a
+   * handover does); collect its reply with {@link #await}. {@code args} must be mutable.
+   */
+  Future<Object> submit(Script script, List<String> keys, List<String> args) {
     Queued call = new Queued(script, keys, args);
     if (!queue.offer(call)) {
       throw new JedisException("Sluice's queue of Redis calls is full");
     }
+    return call.result;
+  }
+
+  /** When a call submitted now must have been answered: the decision budget from now. */
+  long deadlineFromNow() {
+    return System.nanoTime() + timeoutNanos;
+  }
+
+  /** The reply of a submitted call, waited for until {@code deadline} ({@link System#nanoTime}). */
+  Object await(Future<Object> reply, long deadline) {
     try {
-      return call.result.get(timeoutNanos, TimeUnit.NANOSECONDS);
+      return reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       throw new JedisException("no answer from Redis within the decision budget");
     } catch (ExecutionException e) {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -28,7 +29,9 @@ import redis.clients.jedis.exceptions.JedisException;
  * took. A key Redis has just denied is denied here until Redis said it would allow it ({@link
  * LocalDenials}), which keeps floods off the shard. When Redis fails or times out, a {@link
  * Breaker} stops calling it and each rule decides by its {@code on_error}: fail_open takes this
- * JVM's share of the limit from a local store ({@link LocalShare}), fail_closed denies.
+ * JVM's share of the limit from a local store ({@link LocalShare}), fail_closed denies. When Redis
+ * answers again, what was admitted locally is charged to it before limits are shared again ({@link
+ * Handover}), so the switch admits no second limit on top of the local shares.
  */
 public final class RedisStore implements Store {
   private static final Logger LOG = Logger.getLogger("dev.sluice.store.redis");
@@ -47,6 +50,8 @@ public final class RedisStore implements Store {
   private final Breaker breaker;
   private final LocalDenials denials;
   private final LocalShare share;
+  private final Carry carry;
+  private final Handover handover;
   private final Fleet fleet;
   private final ScheduledExecutorService upkeep;
 
@@ -84,7 +89,9 @@ public final class RedisStore implements Store {
     this.breaker = new Breaker(clock, name);
     this.denials = new LocalDenials(clock);
     this.fleet = new Fleet(prefix, fleetSize);
-    this.share = new LocalShare(new MemoryStore(clock, maxLocalKeys, 1_000), fleet);
+    this.carry = new Carry(clock);
+    this.share = new LocalShare(new MemoryStore(clock, maxLocalKeys, 1_000), fleet, carry);
+    this.handover = new Handover(carry, breaker);
     this.upkeep =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -142,6 +149,13 @@ public final class RedisStore implements Store {
         decideLocally(calls, done);
         return;
       }
+      if (breaker.isOpen() && carry.owes()) {
+        // This request is the probe, but Redis must learn what was admitted here before it
+        // decides again: the handover is the probe, off the request's thread.
+        handOverLater(current);
+        decideLocally(calls, done);
+        return;
+      }
       try {
         call.fill(current.pipeliner.run(Script.ACQUIRE, call.keys, call.acquireArgs(time.arg())));
         breaker.succeeded();
@@ -162,10 +176,12 @@ public final class RedisStore implements Store {
   private void decideLocally(List<Call> calls, int from) {
     Link current = link;
     List<Permit> rest = new ArrayList<>();
+    List<String> keys = new ArrayList<>();
     for (Call call : calls.subList(from, calls.size())) {
       rest.addAll(call.permits);
+      keys.addAll(call.keys);
     }
-    share.acquire(rest);
+    share.acquire(rest, keys);
     for (Permit p : rest) {
       if (!p.verdict().allowed() && current != null) {
         refund(current, calls.subList(0, from));
@@ -200,11 +216,23 @@ public final class RedisStore implements Store {
     return fleet.size();
   }
 
+  private void handOverLater(Link current) {
+    try {
+      upkeep.execute(() -> handover.run(current.pipeliner, time.arg()));
+    } catch (RejectedExecutionException e) {
+      // The store is closing: nothing left to hand over to.
+    }
+  }
+
   private void upkeep() {
     denials.sweep();
+    carry.forgetEnded();
     Link current = link;
     if (current == null) {
       current = connect();
+    } else if (!breaker.isOpen() && carry.owes()) {
+      // Decided locally around the switch, after the handover had taken its list.
+      handover.run(current.pipeliner, time.arg());
     }
     if (current != null && fleet.isAuto()) {
       fleet.beat(current.redis, time);
@@ -214,9 +242,10 @@ public final class RedisStore implements Store {
   private Link connect() {
     try {
       UnifiedJedis redis = connector.get();
-      link = new Link(redis, new Pipeliner(redis, timeoutMillis, SENDERS));
-      breaker.succeeded();
-      return link;
+      Link connected = new Link(redis, new Pipeliner(redis, timeoutMillis, SENDERS));
+      link = connected;
+      handover.run(connected.pipeliner, time.arg());
+      return connected;
     } catch (RuntimeException e) {
       breaker.failed(e, Breaker.FAILURES_TO_OPEN);
       return null;

@@ -1,0 +1,92 @@
+package dev.sluice.store.redis;
+
+import dev.sluice.store.redis.Carry.Owed;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.Future;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * Ends an outage without a burst. While Redis could not answer, this JVM admitted its share of
+ * fail_open limits locally and Redis counted none of it; sharing limits again at once would let the
+ * fleet admit those shares plus the whole limit in the window of the switch. So the probe that
+ * finds Redis back first charges what {@link Carry} remembers for current windows, through
+ * acquire.lua with a limit no count reaches (counted, never refused), one call per key in
+ * pipelines; only then does the breaker close. Requests keep deciding locally meanwhile, since the
+ * breaker stays open until its probe ends.
+ *
+ * <p>A failure is a failed probe: the breaker stays open and waits longer, and what Redis did not
+ * confirm stays owed. A call that timed out may still have counted, so it may be charged twice:
+ * erring toward the limit, never past it.
+ */
+final class Handover {
+  /**
+   * Far beyond any count or bucket a {@code Quota} allows (its tolerance is capped at 2^62), and
+   * exact as a Lua double, so a forced charge is always admitted and adds exactly its cost.
+   */
+  static final long UNREACHABLE = 1L << 62;
+
+  /** Calls in flight at once: a few pipelines' worth, far from filling the Pipeliner's queue. */
+  private static final int CHUNK = 1_024;
+
+  private final Carry carry;
+  private final Breaker breaker;
+
+  Handover(Carry carry, Breaker breaker) {
+    this.carry = carry;
+    this.breaker = breaker;
+  }
+
+  /**
+   * Charges everything owed for current windows, then closes the breaker; on failure it stays open.
+   * With the breaker closed already, this charges what was admitted locally around the switch.
+   */
+  synchronized void run(Pipeliner pipeliner, String time) {
+    List<Owed> due = carry.due();
+    try {
+      for (int from = 0; from < due.size(); from += CHUNK) {
+        charge(pipeliner, time, due.subList(from, Math.min(due.size(), from + CHUNK)));
+      }
+    } catch (RuntimeException e) {
+      // Whatever it was, the probe must end: a breaker left probing would never close.
+      breaker.failed(e);
+      return;
+    }
+    breaker.succeeded(due.size());
+  }
+
+  /** Sends a chunk as one burst of calls, keeps what Redis confirmed, then reports any failure. */
+  private void charge(Pipeliner pipeliner, String time, List<Owed> chunk) {
+    long deadline = pipeliner.deadlineFromNow();
+    List<Future<Object>> replies = new ArrayList<>(chunk.size());
+    for (Owed owed : chunk) {
+      replies.add(
+          pipeliner.submit(Script.ACQUIRE, Collections.singletonList(owed.key), args(owed, time)));
+    }
+    JedisException failure = null;
+    for (int i = 0; i < chunk.size(); i++) {
+      try {
+        pipeliner.await(replies.get(i), deadline);
+        carry.charged(chunk.get(i));
+      } catch (JedisException e) {
+        failure = failure == null ? e : failure;
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /**
+   * ARGV of acquire.lua for one forced request: fixed and sliding windows add the cost to the
+   * current count, the token bucket moves its TAT by cost × emission from max(TAT, now).
+   */
+  static List<String> args(Owed owed, String time) {
+    List<String> args = new ArrayList<>(8);
+    args.add(time);
+    args.add("1");
+    Call.addKey(args, owed.code, UNREACHABLE, UNREACHABLE, owed.quota, owed.cost);
+    return args;
+  }
+}

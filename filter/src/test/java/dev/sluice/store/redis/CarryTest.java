@@ -1,0 +1,110 @@
+package dev.sluice.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.algo.Quota;
+import dev.sluice.store.ManualClock;
+import dev.sluice.store.redis.Carry.Owed;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CarryTest {
+  private static final long MINUTE = 60 * ManualClock.SECOND;
+  private static final Quota HUNDRED = Quota.of(100, MINUTE, 100);
+
+  /** A second into window 10 of a minute. */
+  private final ManualClock clock = new ManualClock(10 * MINUTE + ManualClock.SECOND);
+
+  private final Carry carry = new Carry(clock);
+
+  private static Owed only(List<Owed> due) {
+    assertThat(due).hasSize(1);
+    return due.get(0);
+  }
+
+  @Test
+  void sumsWhatEachKeyAdmittedInItsWindow() {
+    carry.remember("a", "f", HUNDRED, 3);
+    carry.remember("a", "f", HUNDRED, 2);
+    carry.remember("b", "t", HUNDRED, 1);
+
+    List<Owed> due = carry.due();
+
+    assertThat(due).extracting(o -> o.key + "=" + o.cost).containsExactlyInAnyOrder("a=5", "b=1");
+    assertThat(due).allSatisfy(o -> assertThat(o.window).isEqualTo(10));
+    assertThat(due).filteredOn(o -> o.key.equals("b")).extracting(o -> o.code).containsExactly("t");
+  }
+
+  @Test
+  void forgetsWhatWasAdmittedInAWindowThatIsOver() {
+    carry.remember("a", "f", HUNDRED, 5);
+    clock.advance(MINUTE);
+
+    assertThat(carry.due()).isEmpty();
+    assertThat(carry.owes()).isFalse();
+  }
+
+  @Test
+  void aNewWindowStartsTheSumAfresh() {
+    carry.remember("a", "f", HUNDRED, 5);
+    clock.advance(MINUTE);
+    carry.remember("a", "f", HUNDRED, 1);
+
+    Owed owed = only(carry.due());
+    assertThat(owed.cost).isEqualTo(1);
+    assertThat(owed.window).isEqualTo(11);
+  }
+
+  @Test
+  void chargingKeepsWhatWasAdmittedMeanwhile() {
+    carry.remember("a", "f", HUNDRED, 3);
+    Owed sent = only(carry.due());
+    carry.remember("a", "f", HUNDRED, 2);
+
+    carry.charged(sent);
+    Owed left = only(carry.due());
+    assertThat(left.cost).isEqualTo(2);
+
+    carry.charged(left);
+    assertThat(carry.owes()).isFalse();
+  }
+
+  @Test
+  void aChargeForAWindowThatIsOverLeavesTheNewWindowOwed() {
+    carry.remember("a", "f", HUNDRED, 3);
+    Owed sent = only(carry.due());
+    clock.advance(MINUTE);
+    carry.remember("a", "f", HUNDRED, 1);
+
+    carry.charged(sent);
+
+    assertThat(only(carry.due()).cost).isEqualTo(1);
+  }
+
+  @Test
+  void stopsRememberingNewKeysAtTheBudgetButKeepsSummingKnownOnes() {
+    for (int i = 0; i < Carry.MAX_KEYS; i++) {
+      carry.remember("k" + i, "f", HUNDRED, 1);
+    }
+    carry.remember("one too many", "f", HUNDRED, 1);
+    carry.remember("k7", "f", HUNDRED, 1);
+
+    List<Owed> due = carry.due();
+    assertThat(due).hasSize(Carry.MAX_KEYS);
+    assertThat(due).noneMatch(o -> o.key.equals("one too many"));
+    assertThat(due).filteredOn(o -> o.key.equals("k7")).extracting(o -> o.cost).containsExactly(2L);
+  }
+
+  @Test
+  void forcedChargeIsOneRequestThatNoLimitOrBucketRefuses() {
+    Quota bucket = Quota.of(10, MINUTE, 4);
+    carry.remember("a", "t", bucket, 7);
+
+    List<String> args = Handover.args(only(carry.due()), "0");
+
+    String unreachable = Long.toString(Handover.UNREACHABLE);
+    assertThat(args)
+        .containsExactly(
+            "0", "1", "t", unreachable, Long.toString(MINUTE), "6000000", unreachable, "7");
+  }
+}

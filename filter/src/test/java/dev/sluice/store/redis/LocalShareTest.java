@@ -1,0 +1,88 @@
+package dev.sluice.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.algo.Algorithm;
+import dev.sluice.algo.Quota;
+import dev.sluice.store.ManualClock;
+import dev.sluice.store.MemoryStore;
+import dev.sluice.store.OnError;
+import dev.sluice.store.Permit;
+import dev.sluice.store.redis.Carry.Owed;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A fleet of two: each JVM decides half of a limit of 100 and remembers what it admitted. */
+class LocalShareTest {
+  private static final long MINUTE = 60 * ManualClock.SECOND;
+  private static final Quota HUNDRED = Quota.of(100, MINUTE, 100);
+
+  private final ManualClock clock = new ManualClock(10 * MINUTE);
+  private final Carry carry = new Carry(clock);
+  private final LocalShare share =
+      new LocalShare(new MemoryStore(clock, 1_000, 0), new Fleet("p", 2), carry);
+  private final RedisCounters open = counters("open", Algorithm.FIXED_WINDOW);
+  private final RedisCounters closed = counters("closed", Algorithm.TOKEN_BUCKET);
+
+  @AfterEach
+  void close() {
+    share.close();
+  }
+
+  private RedisCounters counters(String rule, Algorithm algorithm) {
+    return new RedisCounters(rule, algorithm, MINUTE, share.counters(rule, algorithm, MINUTE));
+  }
+
+  private boolean take(Permit... permits) {
+    List<String> keys =
+        Arrays.stream(permits)
+            .map(p -> ((RedisCounters) p.counters()).key("p", p.identity()))
+            .collect(Collectors.toList());
+    share.acquire(Arrays.asList(permits), keys);
+    return permits[0].verdict().allowed();
+  }
+
+  @Test
+  void remembersTheFailOpenShareItAdmittedUnderTheRedisKey() {
+    int admitted = 0;
+    for (int i = 0; i < 60; i++) {
+      admitted += take(new Permit(open, "ip=1", HUNDRED, 1, OnError.FAIL_OPEN)) ? 1 : 0;
+    }
+
+    assertThat(admitted).isEqualTo(50);
+    List<Owed> due = carry.due();
+    assertThat(due).hasSize(1);
+    Owed owed = due.get(0);
+    assertThat(owed.key).isEqualTo(open.key("p", "ip=1"));
+    assertThat(owed.code).isEqualTo("f");
+    assertThat(owed.cost).isEqualTo(50);
+    assertThat(owed.quota).as("the rule's quota, not the share").isSameAs(HUNDRED);
+  }
+
+  @Test
+  void remembersNothingOfARequestAFailClosedRuleDenies() {
+    boolean allowed =
+        take(
+            new Permit(open, "ip=1", HUNDRED, 1, OnError.FAIL_OPEN),
+            new Permit(closed, "global", HUNDRED, 1, OnError.FAIL_CLOSED));
+
+    assertThat(allowed).isFalse();
+    assertThat(carry.owes()).isFalse();
+  }
+
+  @Test
+  void remembersTheCostOfEachRuleOfAnAdmittedRequest() {
+    RedisCounters bucket = counters("bucket", Algorithm.TOKEN_BUCKET);
+    take(
+        new Permit(open, "ip=1", HUNDRED, 3, OnError.FAIL_OPEN),
+        new Permit(bucket, "key=k", HUNDRED, 3, OnError.FAIL_OPEN));
+
+    assertThat(carry.due())
+        .extracting(o -> o.key + " " + o.code + " " + o.cost)
+        .containsExactlyInAnyOrder(
+            open.key("p", "ip=1") + " f 3", bucket.key("p", "key=k") + " t 3");
+  }
+}

@@ -1,0 +1,155 @@
+package dev.sluice.it.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.algo.Algorithm;
+import dev.sluice.algo.Quota;
+import dev.sluice.it.redis.RedisProcess;
+import dev.sluice.it.redis.RedisServers;
+import dev.sluice.store.Clock;
+import dev.sluice.store.Counters;
+import dev.sluice.store.OnError;
+import dev.sluice.store.Permit;
+import dev.sluice.store.redis.RedisStore;
+import dev.sluice.store.redis.ScriptTime;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import redis.clients.jedis.JedisPooled;
+
+/**
+ * A fleet of two JVMs, a limit of 100, Redis killed and restarted empty. During the outage each
+ * store admits its share, 50, locally. When Redis is back each hands what it admitted over before
+ * it shares limits again, so Redis then counts 100 and admits nothing more in that window: 100 in
+ * all, where forgetting the local shares would let the fleet admit 200.
+ *
+ * <p>The stores count on Redis TIME over a window of 100 to 200 days with now in its middle, so no
+ * window rolls over and the bucket earns no token during the test. Their budget is a generous
+ * second: a killed Redis refuses connections at once anyway, and a call that merely took long on a
+ * busy machine must not reopen the breaker after the switch.
+ */
+class HandoverIT {
+  private static final int LIMIT = 100;
+  private static final Logger STORE_LOG = Logger.getLogger("dev.sluice.store.redis");
+  private static RedisProcess redis;
+
+  private final List<String> log = new CopyOnWriteArrayList<>();
+  private final Handler capture =
+      new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+          log.add(record.getMessage());
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+      };
+  private RedisStore a;
+  private RedisStore b;
+
+  @BeforeAll
+  static void startRedis() {
+    redis = RedisServers.localProcess();
+  }
+
+  @AfterAll
+  static void stopRedis() {
+    redis.close();
+  }
+
+  @BeforeEach
+  void listen() {
+    STORE_LOG.addHandler(capture);
+  }
+
+  @AfterEach
+  void closeStores() {
+    STORE_LOG.removeHandler(capture);
+    for (RedisStore store : new RedisStore[] {a, b}) {
+      if (store != null) {
+        store.close();
+      }
+    }
+    redis.restart(); // every test starts from a healthy, empty server
+  }
+
+  /** A member of a fleet of two, named so the log tells the members apart. */
+  private static RedisStore member(String name, String prefix) {
+    return new RedisStore(
+        new JedisPooled(redis.host(), redis.port()),
+        name,
+        prefix,
+        2,
+        Clock.SYSTEM,
+        10_000,
+        ScriptTime.REDIS,
+        1_000);
+  }
+
+  private static int admitted(RedisStore store, Counters rule, Quota quota, String id, int tries) {
+    int allowed = 0;
+    for (int i = 0; i < tries; i++) {
+      Permit permit = new Permit(rule, id, quota, 1, OnError.FAIL_OPEN);
+      store.acquire(Collections.singletonList(permit));
+      allowed += permit.verdict().allowed() ? 1 : 0;
+    }
+    return allowed;
+  }
+
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void theFleetAdmitsOneLimitAcrossTheSwitch(Algorithm algorithm) throws InterruptedException {
+    String prefix = "handover-" + algorithm;
+    long window = RedisKeys.windowFarFromItsEdges();
+    Quota quota = Quota.of(LIMIT, window, LIMIT);
+    a = member("A", prefix);
+    b = member("B", prefix);
+    Counters ruleA = a.counters("api", algorithm, window);
+    Counters ruleB = b.counters("api", algorithm, window);
+    String client = "ip=10.2.0.1";
+
+    redis.kill();
+    int localA = admitted(a, ruleA, quota, client, 2 * LIMIT);
+    int localB = admitted(b, ruleB, quota, client, 2 * LIMIT);
+    assertThat(localA).as("A's share, decided locally").isEqualTo(LIMIT / 2);
+    assertThat(localB).as("B's share, decided locally").isEqualTo(LIMIT / 2);
+
+    redis.restart();
+    // Other clients' requests end the outage: each store's probe is its handover.
+    for (int i = 0; i < 1_000 && !(switched("A") && switched("B")); i++) {
+      admitted(a, ruleA, quota, "ip=10.2.0.2", 1);
+      admitted(b, ruleB, quota, "ip=10.2.0.2", 1);
+      Thread.sleep(20);
+    }
+    assertThat(switched("A") && switched("B")).as("both stores share limits again").isTrue();
+
+    int afterA = admitted(a, ruleA, quota, client, 2 * LIMIT);
+    int afterB = admitted(b, ruleB, quota, client, 2 * LIMIT);
+    int total = localA + localB + afterA + afterB;
+    System.out.printf(
+        "HandoverIT %s: %d + %d admitted locally, then %d + %d from Redis: %d in all "
+            + "(had Redis not been told, it would have admitted %d more)%n",
+        algorithm, localA, localB, afterA, afterB, total, LIMIT);
+    assertThat(afterA + afterB).as("admitted from Redis after the switch").isZero();
+    assertThat(total).isLessThanOrEqualTo(LIMIT);
+    // Redis decides again, not the local shares: a new client gets the whole limit.
+    assertThat(admitted(a, ruleA, quota, "ip=10.2.0.3", 2 * LIMIT)).isEqualTo(LIMIT);
+  }
+
+  private boolean switched(String store) {
+    String line = "Redis " + store + " answers again; handed over ";
+    return log.stream().anyMatch(l -> l.contains(line));
+  }
+}
