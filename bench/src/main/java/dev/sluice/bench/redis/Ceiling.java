@@ -65,11 +65,15 @@ final class Ceiling {
     return text.toString();
   }
 
-  /** ARGV of one acquire with {@link Contender}'s limit: Redis TIME, a token bucket, cost 1. */
+  /**
+   * ARGV of one acquire with {@link Contender}'s limit: Redis TIME, one request: a token bucket,
+   * cost 1.
+   */
   static List<String> acquireArgs() {
     long emission = (Contender.WINDOW_MICROS + Contender.LIMIT - 1) / Contender.LIMIT;
     return List.of(
         "0",
+        "1",
         "t",
         Long.toString(Contender.LIMIT),
         Long.toString(Contender.WINDOW_MICROS),

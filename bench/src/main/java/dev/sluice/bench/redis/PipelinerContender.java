@@ -1,6 +1,7 @@
 package dev.sluice.bench.redis;
 
 import dev.sluice.store.redis.PipelinerProbe;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -26,7 +27,8 @@ final class PipelinerContender implements Contender {
 
   @Override
   public boolean take(int key) {
-    return (Long) probe.acquire(keys.get(key), args).get(0) == 1;
+    // A fresh list: the pipeliner appends the arguments of same-key calls it merges into this one.
+    return (Long) probe.acquire(keys.get(key), new ArrayList<>(args)).get(0) == 1;
   }
 
   @Override
