@@ -33,8 +33,7 @@ import redis.clients.jedis.exceptions.JedisException;
 public final class RedisStore implements Store {
   private static final Logger LOG = Logger.getLogger("dev.sluice.store.redis");
 
-  /** Pipelines in flight at once; each holds one connection while it waits for its replies. */
-  private static final int SENDERS = 4;
+  private static final int SENDERS = senders(Runtime.getRuntime().availableProcessors());
 
   private final Supplier<UnifiedJedis> connector;
   private final long timeoutMillis;
@@ -221,6 +220,17 @@ public final class RedisStore implements Store {
       breaker.failed(e, Breaker.FAILURES_TO_OPEN);
       return null;
     }
+  }
+
+  /**
+   * Pipelines in flight at once, each holding one connection while it waits for its replies: two on
+   * one or two cores, one per core up to four. On two cores, two beat four by 20 % at 8 threads
+   * (fewer, fuller batches: fewer thread switches and reads) and lose 4 % at 64; more than four
+   * lose everywhere (docs/performance.md, Redis, 3). The pool's other connections serve refunds and
+   * heartbeats.
+   */
+  static int senders(int cores) {
+    return Math.min(4, Math.max(2, cores));
   }
 
   @Override
