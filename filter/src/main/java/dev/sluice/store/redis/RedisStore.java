@@ -53,7 +53,9 @@ public final class RedisStore implements Store {
    * @param fleetSize JVMs sharing the limits, or 0 to count them through Redis heartbeats
    * @param clock this JVM's clock: only for local decisions, never for counting in Redis
    * @param time what the scripts take as now: {@link ScriptTime#REDIS} but in tests
-   * @param timeoutMillis the most a decision waits for Redis before deciding locally
+   * @param timeoutMillis the most a decision waits for Redis before deciding locally; give {@code
+   *     redis} a socket timeout no longer than this (as {@link #open} does): a decision that finds
+   *     a connection free sends its own call and waits on the socket
    */
   public RedisStore(
       UnifiedJedis redis,
@@ -142,10 +144,9 @@ public final class RedisStore implements Store {
         return;
       }
       try {
+        // The pipeliner tells the breaker how Redis answered; a timeout alone is not a failure.
         call.fill(current.pipeliner.run(Script.ACQUIRE, call.keys, call.acquireArgs(time.arg())));
-        breaker.succeeded();
       } catch (JedisException e) {
-        breaker.failed(e);
         decideLocally(calls, done);
         return;
       }
@@ -213,7 +214,7 @@ public final class RedisStore implements Store {
   private Link connect() {
     try {
       UnifiedJedis redis = connector.get();
-      link = new Link(redis, new Pipeliner(redis, timeoutMillis, SENDERS));
+      link = new Link(redis, new Pipeliner(redis, timeoutMillis, SENDERS, breaker));
       breaker.succeeded();
       return link;
     } catch (RuntimeException e) {
