@@ -1,5 +1,6 @@
 package dev.sluice.store.redis;
 
+import dev.sluice.store.Clock;
 import java.util.List;
 import redis.clients.jedis.JedisPooled;
 
@@ -15,7 +16,7 @@ public final class PipelinerProbe implements AutoCloseable {
 
   public PipelinerProbe(String host, int port, int senders, int timeoutMillis) {
     redis = new JedisPooled(host, port);
-    pipeliner = new Pipeliner(redis, timeoutMillis, senders);
+    pipeliner = new Pipeliner(redis, timeoutMillis, senders, new Breaker(Clock.SYSTEM, "probe"));
   }
 
   /** The text of the store's acquire script, as it sends it to Redis. */

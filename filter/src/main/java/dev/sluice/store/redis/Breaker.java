@@ -7,16 +7,32 @@ import java.util.logging.Logger;
 
 /**
  * Stops calling a Redis that keeps failing, so a dead Redis costs microseconds per request rather
- * than a timeout each. After {@value #FAILURES_TO_OPEN} failures in a row it opens for a pause that
- * doubles with each failed probe (up to {@value #MAX_PAUSE_MILLIS} ms); then one request probes
- * while the rest stay local, and one success closes it ({@link Handover} makes that success charge
- * first what was admitted locally meanwhile). State changes are logged once each.
+ * than a timeout each. After {@value #FAILURES_TO_OPEN} failed round trips in a row it opens for a
+ * pause that doubles with each failed probe (up to {@value #MAX_PAUSE_MILLIS} ms); then one request
+ * probes while the rest stay local, and the probe's success closes it ({@link Handover} makes that
+ * success charge first what was admitted locally meanwhile). State changes are logged once each.
+ *
+ * <p>Two sources, kept apart: the {@link Pipeliner} reports how Redis answered each round trip
+ * ({@link #answered}, {@link #failed}), which opens the breaker; only the probe's owner reports the
+ * probe ({@link #probeSucceeded}, {@link #probeFailed}), which closes it or lengthens the pause. So
+ * neither a round trip that started before the breaker opened nor one of a handover can close it
+ * early, and a caller that merely waited too long (a pause of this JVM) counts for nothing.
  */
 final class Breaker {
   private static final Logger LOG = Logger.getLogger("dev.sluice.store.redis");
   static final int FAILURES_TO_OPEN = 3;
   static final long FIRST_PAUSE_MILLIS = 100;
   static final long MAX_PAUSE_MILLIS = 5_000;
+
+  /** What a request may do. */
+  enum Pass {
+    /** The breaker is closed: call Redis. */
+    CALL,
+    /** The breaker is open and this request is its probe: call Redis and report how it went. */
+    PROBE,
+    /** The breaker is open: decide locally. */
+    LOCAL
+  }
 
   private final Clock clock;
   private final String target;
@@ -31,20 +47,51 @@ final class Breaker {
     this.target = target;
   }
 
-  /** True if this request may call Redis: the breaker is closed, or this request is the probe. */
-  boolean allowsCall() {
+  Pass pass() {
     if (!open) {
-      return true;
+      return Pass.CALL;
     }
-    return clock.micros() >= openUntilMicros && probing.compareAndSet(false, true);
+    return clock.micros() >= openUntilMicros && probing.compareAndSet(false, true)
+        ? Pass.PROBE
+        : Pass.LOCAL;
   }
 
-  void succeeded() {
-    succeeded(0);
+  /** Redis answered a round trip: failures are no longer in a row. An open breaker stays open. */
+  void answered() {
+    if (failures.get() != 0) {
+      failures.set(0);
+    }
   }
 
-  /** Redis answered, and now counts what {@code handedOver} keys admitted locally meanwhile. */
-  void succeeded(int handedOver) {
+  /** A round trip failed. */
+  void failed(Exception cause) {
+    failed(cause, 1);
+  }
+
+  /**
+   * A failure that counts as {@code weight} in a row (a Redis never reached opens at once). Once
+   * open, only the probe's owner reports: this is then a straggler, and changes nothing.
+   */
+  void failed(Exception cause, int weight) {
+    if (!open && failures.addAndGet(weight) >= FAILURES_TO_OPEN) {
+      openUntilMicros = clock.micros() + pauseMillis * 1000;
+      probing.set(false);
+      open = true;
+      LOG.warning(
+          "Sluice: Redis "
+              + target
+              + " is failing ("
+              + cause
+              + "); rules decide "
+              + "locally (fail_open: this JVM's share of each limit; fail_closed: deny) until it "
+              + "answers again.");
+    }
+  }
+
+  /**
+   * The probe, or a connection made anew, found Redis answering; {@code handedOver} keys charged.
+   */
+  void probeSucceeded(int handedOver) {
     failures.set(0);
     if (open) {
       open = false;
@@ -59,28 +106,12 @@ final class Breaker {
     }
   }
 
-  void failed(Exception cause) {
-    failed(cause, FAILURES_TO_OPEN);
-  }
-
-  /** A failure that counts as {@code weight} in a row (a Redis never reached opens at once). */
-  void failed(Exception cause, int weight) {
+  /** The probe failed or timed out: wait longer before the next one. */
+  void probeFailed() {
     if (open) {
-      // The probe failed: wait longer before the next one.
       pauseMillis = Math.min(MAX_PAUSE_MILLIS, pauseMillis * 2);
       openUntilMicros = clock.micros() + pauseMillis * 1000;
       probing.set(false);
-    } else if (failures.addAndGet(weight) >= FAILURES_TO_OPEN) {
-      openUntilMicros = clock.micros() + pauseMillis * 1000;
-      open = true;
-      LOG.warning(
-          "Sluice: Redis "
-              + target
-              + " is failing ("
-              + cause
-              + "); rules decide "
-              + "locally (fail_open: this JVM's share of each limit; fail_closed: deny) until it "
-              + "answers again.");
     }
   }
 

@@ -50,10 +50,10 @@ final class Handover {
       }
     } catch (RuntimeException e) {
       // Whatever it was, the probe must end: a breaker left probing would never close.
-      breaker.failed(e);
+      breaker.probeFailed();
       return;
     }
-    breaker.succeeded(due.size());
+    breaker.probeSucceeded(due.size());
   }
 
   /** Sends a chunk as one burst of calls, keeps what Redis confirmed, then reports any failure. */

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import redis.clients.jedis.AbstractPipeline;
@@ -23,12 +23,20 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * round trip per request toward Redis's own ceiling. Each call is exactly as correct as if it were
  * sent alone (a script is atomic; a pipeline is just many of them on one connection).
  *
+ * <p>At most one pipeline per sender thread is in flight (a lane each). A caller that finds a lane
+ * free sends the pipeline itself, its own call first, with whatever else is waiting: handing every
+ * call to a sender thread and back costs two thread switches per decision, which on few cores cost
+ * more than the round trip. Callers that find every lane taken queue their call for the senders.
+ *
  * <p>Calls of {@code acquire.lua} for the same keys (one identity, the same rules) that wait in the
  * same batch become one run of the script, which decides them in order: on a hot key that is one
  * script for dozens of decisions.
  *
- * <p>A caller waits at most the decision budget; past it the call counts as failed (and is never
- * sent again: it may still run and count). A full queue fails new calls at once.
+ * <p>A caller waits for its answer at most the decision budget (one that sends its own pipeline
+ * waits on the socket, whose timeout {@link RedisSettings} sets to the budget); past it the call
+ * counts as failed for the caller and is never sent again: it may still run and count. The {@link
+ * Breaker} hears how Redis answered each round trip, not whether its callers still waited: a pause
+ * of this JVM that outlasts the budget times out every waiting caller, but it is no Redis failure.
  */
 final class Pipeliner implements AutoCloseable {
   private static final int MAX_BATCH = 256;
@@ -36,16 +44,20 @@ final class Pipeliner implements AutoCloseable {
 
   private final UnifiedJedis redis;
   private final long timeoutNanos;
+  private final Breaker breaker;
   private final BlockingQueue<Queued> queue = new ArrayBlockingQueue<>(QUEUE);
+  private final Semaphore lanes;
   private final Thread[] senders;
   private volatile boolean closed;
 
-  Pipeliner(UnifiedJedis redis, long timeoutMillis, int senders) {
+  Pipeliner(UnifiedJedis redis, long timeoutMillis, int senders, Breaker breaker) {
     this.redis = redis;
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    this.breaker = breaker;
+    this.lanes = new Semaphore(senders);
     this.senders = new Thread[senders];
     for (int i = 0; i < senders; i++) {
-      this.senders[i] = new Thread(this::send, "sluice-redis-pipeline-" + i);
+      this.senders[i] = new Thread(this::sendQueued, "sluice-redis-pipeline-" + i);
       this.senders[i].setDaemon(true);
       this.senders[i].start();
     }
@@ -54,18 +66,27 @@ final class Pipeliner implements AutoCloseable {
   /** Runs {@code script}, batched with whatever else is waiting; throws on failure or timeout. */
   Object run(Script script, List<String> keys, List<String> args) {
     long deadline = deadlineFromNow();
-    return await(submit(script, keys, args), deadline);
+    Queued call = new Queued(script, keys, args);
+    if (lanes.tryAcquire()) {
+      try {
+        send(call);
+      } finally {
+        lanes.release();
+      }
+    } else {
+      enqueue(call);
+    }
+    return await(call.result, deadline);
   }
 
   /**
-   * Queues a call without waiting for it, so one caller can fill pipelines with many calls (a
-   * handover does); collect its reply with {@link #await}. {@code args} must be mutable.
+   * Queues a call for the senders without waiting for it, so one caller can fill pipelines with
+   * many calls (a handover does); collect its reply with {@link #await}. {@code args} must be
+   * mutable.
    */
   Future<Object> submit(Script script, List<String> keys, List<String> args) {
     Queued call = new Queued(script, keys, args);
-    if (!queue.offer(call)) {
-      throw new JedisException("Sluice's queue of Redis calls is full");
-    }
+    enqueue(call);
     return call.result;
   }
 
@@ -90,55 +111,88 @@ final class Pipeliner implements AutoCloseable {
     }
   }
 
-  private void send() {
-    List<Queued> batch = new ArrayList<>(MAX_BATCH);
+  private void enqueue(Queued call) {
+    if (!queue.offer(call)) {
+      JedisException full = new JedisException("Sluice's queue of Redis calls is full");
+      call.fail(full);
+      breaker.failed(full);
+    }
+  }
+
+  /** A sender thread: sends what callers queued when every lane was taken. */
+  private void sendQueued() {
     while (!closed) {
       try {
         Queued first = queue.poll(100, TimeUnit.MILLISECONDS);
         if (first == null) {
           continue;
         }
-        batch.add(first);
-        queue.drainTo(batch, MAX_BATCH - 1);
-        pipeline(batch, false);
+        lanes.acquire();
+        try {
+          send(first);
+        } finally {
+          lanes.release();
+        }
       } catch (InterruptedException e) {
         return;
-      } finally {
-        batch.clear();
       }
     }
   }
 
-  /** Sends a batch by SHA-1, then once more by text what a server answered NOSCRIPT to. */
-  private void pipeline(List<Queued> batch, boolean byText) {
-    List<Queued> sends = byText ? batch : coalesce(batch);
-    List<Queued> unknown = new ArrayList<>();
+  /** Sends {@code first} and whatever else waits as one pipeline, holding a lane. */
+  private void send(Queued first) {
+    List<Queued> batch = new ArrayList<>();
+    batch.add(first);
+    queue.drainTo(batch, MAX_BATCH - 1);
+    pipeline(coalesce(batch));
+  }
+
+  /**
+   * Sends by SHA-1; what a server answered NOSCRIPT to is queued once more, to go by text. Queued,
+   * not sent at once: a caller sending its own pipeline must not wait for a second round trip.
+   */
+  private void pipeline(List<Queued> sends) {
+    RuntimeException failure = null;
     try (AbstractPipeline pipe = redis.pipelined()) {
       List<Response<Object>> responses = new ArrayList<>(sends.size());
       for (Queued call : sends) {
         responses.add(
-            byText
+            call.byText
                 ? pipe.eval(call.script.text(), call.keys, call.args)
                 : pipe.evalsha(call.script.sha1(), call.keys, call.args));
       }
       pipe.sync();
       for (int i = 0; i < sends.size(); i++) {
-        try {
-          sends.get(i).complete(responses.get(i).get());
-        } catch (JedisNoScriptException e) {
-          unknown.add(sends.get(i));
-        } catch (RuntimeException e) {
-          sends.get(i).fail(e);
-        }
+        RuntimeException error = answer(sends.get(i), responses.get(i));
+        failure = error != null ? error : failure;
       }
     } catch (RuntimeException e) {
+      failure = e;
       for (Queued call : sends) {
         call.fail(e);
       }
     }
-    if (!unknown.isEmpty() && !byText) {
-      pipeline(unknown, true);
+    // Once per round trip: a failed batch is one failure of Redis, not one per call in it (the
+    // breaker would take each after the first few for a failed probe, and pause for seconds).
+    if (failure == null) {
+      breaker.answered();
+    } else {
+      breaker.failed(failure);
     }
+  }
+
+  /** Hands {@code call} its reply; returns the error Redis answered, if any but NOSCRIPT. */
+  private RuntimeException answer(Queued call, Response<Object> response) {
+    try {
+      call.complete(response.get());
+    } catch (JedisNoScriptException e) {
+      call.byText = true;
+      enqueue(call);
+    } catch (RuntimeException e) {
+      call.fail(e);
+      return e;
+    }
+    return null;
   }
 
   /** Merges acquire calls for the same keys into one call each; the rest pass as they are. */
@@ -146,13 +200,8 @@ final class Pipeliner implements AutoCloseable {
     Map<List<String>, Queued> byKeys = new LinkedHashMap<>();
     List<Queued> sends = new ArrayList<>(batch.size());
     for (Queued call : batch) {
-      if (call.script != Script.ACQUIRE) {
-        sends.add(call);
-        continue;
-      }
-      Queued first = byKeys.get(call.keys);
+      Queued first = call.mergeable() ? byKeys.putIfAbsent(call.keys, call) : null;
       if (first == null) {
-        byKeys.put(call.keys, call);
         sends.add(call);
       } else {
         first.absorb(call);
@@ -173,55 +222,6 @@ final class Pipeliner implements AutoCloseable {
         sender.join(1_000);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  private static final class Queued {
-    final Script script;
-    final List<String> keys;
-    final List<String> args;
-    final CompletableFuture<Object> result = new CompletableFuture<>();
-
-    /** Calls merged into this one, each of them one more request in acquire.lua's argument list. */
-    private List<Queued> absorbed;
-
-    Queued(Script script, List<String> keys, List<String> args) {
-      this.script = script;
-      this.keys = keys;
-      this.args = args;
-    }
-
-    /** Appends {@code other}'s request (its arguments after the time and the count). */
-    void absorb(Queued other) {
-      if (absorbed == null) {
-        absorbed = new ArrayList<>();
-      }
-      absorbed.add(other);
-      args.set(1, Integer.toString(absorbed.size() + 1));
-      args.addAll(other.args.subList(2, other.args.size()));
-    }
-
-    /** Hands each merged call its own four integers per key. */
-    void complete(Object reply) {
-      if (absorbed == null) {
-        result.complete(reply);
-        return;
-      }
-      List<?> all = (List<?>) reply;
-      int each = 4 * keys.size();
-      result.complete(all.subList(0, each));
-      for (int i = 0; i < absorbed.size(); i++) {
-        absorbed.get(i).result.complete(all.subList((i + 1) * each, (i + 2) * each));
-      }
-    }
-
-    void fail(RuntimeException e) {
-      result.completeExceptionally(e);
-      if (absorbed != null) {
-        for (Queued call : absorbed) {
-          call.result.completeExceptionally(e);
-        }
       }
     }
   }

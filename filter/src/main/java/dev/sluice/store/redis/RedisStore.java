@@ -36,9 +36,6 @@ import redis.clients.jedis.exceptions.JedisException;
 public final class RedisStore implements Store {
   private static final Logger LOG = Logger.getLogger("dev.sluice.store.redis");
 
-  /** Pipelines in flight at once; each holds one connection while it waits for its replies. */
-  private static final int SENDERS = 4;
-
   private final Supplier<UnifiedJedis> connector;
   private final long timeoutMillis;
 
@@ -59,7 +56,9 @@ public final class RedisStore implements Store {
    * @param fleetSize JVMs sharing the limits, or 0 to count them through Redis heartbeats
    * @param clock this JVM's clock: only for local decisions, never for counting in Redis
    * @param time what the scripts take as now: {@link ScriptTime#REDIS} but in tests
-   * @param timeoutMillis the most a decision waits for Redis before deciding locally
+   * @param timeoutMillis the most a decision waits for Redis before deciding locally; give {@code
+   *     redis} a socket timeout no longer than this (as {@link #open} does): a decision that finds
+   *     a connection free sends its own call and waits on the socket
    */
   public RedisStore(
       UnifiedJedis redis,
@@ -145,22 +144,28 @@ public final class RedisStore implements Store {
     }
     for (int done = 0; done < calls.size(); done++) {
       Call call = calls.get(done);
-      if (!breaker.allowsCall()) {
+      Breaker.Pass pass = breaker.pass();
+      if (pass == Breaker.Pass.LOCAL) {
         decideLocally(calls, done);
         return;
       }
-      if (breaker.isOpen() && carry.owes()) {
-        // This request is the probe, but Redis must learn what was admitted here before it
-        // decides again: the handover is the probe, off the request's thread.
+      if (pass == Breaker.Pass.PROBE && carry.owes()) {
+        // Redis must learn what was admitted here before it decides again: the handover is the
+        // probe, off the request's thread.
         handOverLater(current);
         decideLocally(calls, done);
         return;
       }
       try {
+        // The pipeliner tells the breaker how Redis answered; a timeout alone is not a failure.
         call.fill(current.pipeliner.run(Script.ACQUIRE, call.keys, call.acquireArgs(time.arg())));
-        breaker.succeeded();
+        if (pass == Breaker.Pass.PROBE) {
+          breaker.probeSucceeded(0);
+        }
       } catch (JedisException e) {
-        breaker.failed(e);
+        if (pass == Breaker.Pass.PROBE) {
+          breaker.probeFailed();
+        }
         decideLocally(calls, done);
         return;
       }
@@ -242,7 +247,7 @@ public final class RedisStore implements Store {
   private Link connect() {
     try {
       UnifiedJedis redis = connector.get();
-      Link connected = new Link(redis, new Pipeliner(redis, timeoutMillis, SENDERS));
+      Link connected = new Link(redis, timeoutMillis, breaker);
       link = connected;
       handover.run(connected.pipeliner, time.arg());
       return connected;
@@ -263,19 +268,7 @@ public final class RedisStore implements Store {
     share.close();
     Link current = link;
     if (current != null) {
-      current.pipeliner.close();
-      current.redis.close();
-    }
-  }
-
-  /** A connected client and the pipelines that use it. */
-  private static final class Link {
-    final UnifiedJedis redis;
-    final Pipeliner pipeliner;
-
-    Link(UnifiedJedis redis, Pipeliner pipeliner) {
-      this.redis = redis;
-      this.pipeliner = pipeliner;
+      current.close();
     }
   }
 }

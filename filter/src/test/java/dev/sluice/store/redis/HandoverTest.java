@@ -34,10 +34,12 @@ class HandoverTest {
       closedPort = socket.getLocalPort();
     }
     nowhere = new JedisPooled("127.0.0.1", closedPort);
-    pipeliner = new Pipeliner(nowhere, 5_000, 1);
+    pipeliner = new Pipeliner(nowhere, 5_000, 1, breaker);
     breaker.failed(new RuntimeException("Redis went away"), Breaker.FAILURES_TO_OPEN);
     clock.advance(Breaker.FIRST_PAUSE_MILLIS * 1000);
-    assertThat(breaker.allowsCall()).as("the pause is over: this is the probe").isTrue();
+    assertThat(breaker.pass())
+        .as("the pause is over: this is the probe")
+        .isEqualTo(Breaker.Pass.PROBE);
   }
 
   @AfterEach
@@ -59,9 +61,9 @@ class HandoverTest {
         .containsExactlyInAnyOrder("a=30", "b=20");
     // A failed probe: the next one waits twice as long.
     clock.advance(2 * Breaker.FIRST_PAUSE_MILLIS * 1000 - 1);
-    assertThat(breaker.allowsCall()).isFalse();
+    assertThat(breaker.pass()).isEqualTo(Breaker.Pass.LOCAL);
     clock.advance(1);
-    assertThat(breaker.allowsCall()).isTrue();
+    assertThat(breaker.pass()).isEqualTo(Breaker.Pass.PROBE);
   }
 
   @Test

@@ -1,0 +1,217 @@
+package dev.sluice.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.it.redis.RedisProcess;
+import dev.sluice.it.redis.RedisServers;
+import dev.sluice.store.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * Which thread sends a call (the caller when a lane is free, a sender when none is), NOSCRIPT on
+ * the caller's own pipeline, a timed-out call never sent twice, and what the breaker hears: how
+ * Redis answered, not whether the caller still waited.
+ */
+class PipelinerIT {
+  private static final long LIMIT = 1_000;
+  private static final AtomicInteger KEYS = new AtomicInteger();
+  private static RedisProcess redis;
+  private static JedisPooled admin;
+
+  private final String key = "pipe:{k" + KEYS.incrementAndGet() + "}:t";
+  private final Breaker breaker = new Breaker(Clock.SYSTEM, "test");
+  private final List<AutoCloseable> closing = new ArrayList<>();
+
+  @BeforeAll
+  static void startRedis() {
+    redis = RedisServers.localProcess();
+    admin = new JedisPooled(redis.host(), redis.port());
+  }
+
+  @AfterAll
+  static void stopRedis() {
+    admin.close();
+    redis.close();
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    redis.resume();
+    Collections.reverse(closing);
+    for (AutoCloseable c : closing) {
+      c.close();
+    }
+  }
+
+  @Test
+  void aCallerWithALaneFreeSendsItsOwnPipeline() {
+    Watched client = client(1_000);
+    Pipeliner pipeliner = pipeliner(client, 1_000, 2);
+    assertThat(remaining(pipeliner)).isEqualTo(LIMIT - 1);
+    assertThat(client.senders).containsExactly(Thread.currentThread().getName());
+  }
+
+  @Test
+  void aCallerFindingEveryLaneTakenQueuesItForASender() throws Exception {
+    Watched client = client(1_000);
+    Pipeliner pipeliner = pipeliner(client, 5_000, 1);
+    CountDownLatch gate = new CountDownLatch(1);
+    client.gate = gate;
+    CompletableFuture<Long> first = CompletableFuture.supplyAsync(() -> remaining(pipeliner));
+    awaitTrue(() -> client.senders.size() == 1); // the first call holds the only lane
+    Thread caller = Thread.currentThread();
+    Thread opener =
+        new Thread(
+            () -> {
+              awaitTrue(() -> caller.getState() == Thread.State.TIMED_WAITING);
+              gate.countDown();
+            });
+    opener.start();
+    long second = remaining(pipeliner);
+    assertThat(Arrays.asList(first.get(5, TimeUnit.SECONDS), second))
+        .containsExactlyInAnyOrder(LIMIT - 1, LIMIT - 2);
+    assertThat(client.senders.get(1)).startsWith("sluice-redis-pipeline-");
+    opener.join();
+  }
+
+  @Test
+  void noScriptOnTheCallersOwnPipelineGoesOnceMoreByTextFromASender() {
+    Watched client = client(1_000);
+    Pipeliner pipeliner = pipeliner(client, 1_000, 2);
+    admin.scriptFlush();
+    assertThat(remaining(pipeliner)).as("counted once").isEqualTo(LIMIT - 1);
+    assertThat(client.senders).hasSize(2);
+    assertThat(client.senders.get(0)).isEqualTo(Thread.currentThread().getName());
+    assertThat(client.senders.get(1)).startsWith("sluice-redis-pipeline-");
+    assertThat(admin.scriptExists(Collections.singletonList(Script.ACQUIRE.sha1())))
+        .as("cached again")
+        .containsExactly(true);
+  }
+
+  @Test
+  void aCallRedisDidNotAnswerInTimeFailsItsCallerAndIsNeverSentAgain() {
+    Pipeliner pipeliner = pipeliner(client(100), 100, 2);
+    assertThat(remaining(pipeliner)).isEqualTo(LIMIT - 1);
+    admin.sendCommand(Protocol.Command.CONFIG, "RESETSTAT");
+    redis.pause();
+    for (int i = 0; i < Breaker.FAILURES_TO_OPEN; i++) {
+      long start = System.nanoTime();
+      assertThatThrownBy(() -> remaining(pipeliner)).isInstanceOf(JedisException.class);
+      assertThat(System.nanoTime() - start).isLessThan(TimeUnit.MILLISECONDS.toNanos(1_000));
+    }
+    assertThat(breaker.isOpen()).as("Redis failed to answer: the breaker opens").isTrue();
+    redis.resume();
+    assertThat(remaining(pipeliner)).isBetween(LIMIT - 2 - Breaker.FAILURES_TO_OPEN, LIMIT - 2);
+    // Each timed-out call ran at most once (when Redis woke up and read it), then this one.
+    assertThat(scriptRuns()).isLessThanOrEqualTo(Breaker.FAILURES_TO_OPEN + 1);
+  }
+
+  /** As a pause of this JVM does: the callers' budget runs out though Redis answers in time. */
+  @Test
+  void aCallerOutwaitingItsBudgetIsNoRedisFailure() throws Exception {
+    Watched client = client(10_000);
+    Pipeliner pipeliner = pipeliner(client, 50, 1);
+    redis.pause();
+    // Takes the only lane, and waits on the socket for as long as Redis stays paused.
+    CompletableFuture<Long> first = CompletableFuture.supplyAsync(() -> remaining(pipeliner));
+    awaitTrue(() -> client.senders.size() == 1);
+    int late = Breaker.FAILURES_TO_OPEN + 2;
+    for (int i = 0; i < late; i++) {
+      assertThatThrownBy(() -> remaining(pipeliner)).hasMessageContaining("decision budget");
+    }
+    assertThat(breaker.isOpen()).isFalse();
+    redis.resume();
+    assertThat(first.get(5, TimeUnit.SECONDS)).isEqualTo(LIMIT - 1);
+    // The late calls still run, once each (Redis answered them), before or after this one.
+    assertThat(remaining(pipeliner)).isBetween(LIMIT - 2 - late, LIMIT - 2);
+    assertThat(breaker.isOpen()).isFalse();
+  }
+
+  private Watched client(int socketTimeoutMillis) {
+    Watched client = new Watched(socketTimeoutMillis);
+    closing.add(client);
+    return client;
+  }
+
+  private Pipeliner pipeliner(Watched client, long timeoutMillis, int senders) {
+    Pipeliner pipeliner = new Pipeliner(client, timeoutMillis, senders, breaker);
+    closing.add(pipeliner);
+    return pipeliner;
+  }
+
+  /** One token of {@code key}'s bucket of {@value #LIMIT} per minute; what is left after it. */
+  private long remaining(Pipeliner pipeliner) {
+    List<String> args =
+        new ArrayList<>(Arrays.asList("0", "1", "t", "1000", "60000000", "60000", "60000000", "1"));
+    List<?> reply = (List<?>) pipeliner.run(Script.ACQUIRE, Collections.singletonList(key), args);
+    assertThat(reply.get(0)).as("allowed").isEqualTo(1L);
+    return (Long) reply.get(1);
+  }
+
+  private static long scriptRuns() {
+    long runs = 0;
+    for (String line : admin.info("commandstats").split("\r\n")) {
+      if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+        runs += Long.parseLong(line.replaceAll(".*[:,]calls=(\\d+),.*", "$1"));
+      }
+    }
+    return runs;
+  }
+
+  private static void awaitTrue(BooleanSupplier condition) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("never happened within 5 s");
+      }
+      Thread.yield();
+    }
+  }
+
+  /** A client that records which thread sends each pipeline, and can hold the next one back. */
+  private static final class Watched extends JedisPooled {
+    final List<String> senders = new CopyOnWriteArrayList<>();
+    volatile CountDownLatch gate;
+
+    Watched(int socketTimeoutMillis) {
+      super(
+          new HostAndPort(redis.host(), redis.port()),
+          DefaultJedisClientConfig.builder().socketTimeoutMillis(socketTimeoutMillis).build());
+    }
+
+    @Override
+    public Pipeline pipelined() {
+      senders.add(Thread.currentThread().getName());
+      CountDownLatch held = gate;
+      gate = null;
+      if (held != null) {
+        try {
+          held.await(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return super.pipelined();
+    }
+  }
+}
