@@ -11,7 +11,7 @@ final class Link implements AutoCloseable {
 
   Link(UnifiedJedis redis, long timeoutMillis, Breaker breaker) {
     this.redis = redis;
-    this.pipeliner = new Pipeliner(redis, timeoutMillis, SENDERS, breaker);
+    this.pipeliner = new Pipeliner(redis, timeoutMillis, SENDERS, 8, breaker);
   }
 
   /**
