@@ -21,6 +21,9 @@ final class KeyLayouts {
   };
   private static final long[] WINDOWS = {900_000_000L, 86_400_000_000L, 60_000_000L};
 
+  /** What the readable keys ended with: the algorithm's letter and the window in ms. */
+  private static final String[] OLD_SUFFIXES = {":f900000", ":t86400000", ":s60000"};
+
   /** The states the scripts wrote before and after they became integers (state.lua). */
   private static final String[] OLD_VALUES = {"1995576:1", "1796019160374449", "29933651:0:1"};
 
@@ -40,7 +43,7 @@ final class KeyLayouts {
         clients,
         (pipe, id) -> {
           for (int r = 0; r < 3; r++) {
-            pipe.set("rl:{" + id + "}:" + RULES[r], OLD_VALUES[r], TTL);
+            pipe.set("rl:{" + id + "}:" + RULES[r] + OLD_SUFFIXES[r], OLD_VALUES[r], TTL);
           }
         });
     measure(

@@ -39,16 +39,32 @@ final class Call {
     keys.add(key);
   }
 
-  /** ARGV of acquire.lua for this one request: the time argument, 1, then six values per key. */
+  /** Where acquire.lua's ARGV holds the number of groups of alike requests. */
+  static final int GROUPS = 1;
+
+  /** Where the first group's request count is; its six values per key follow. */
+  static final int FIRST_GROUP = 2;
+
+  /**
+   * ARGV of acquire.lua for this one request: the time argument, one group of one request, six
+   * values per key.
+   */
   List<String> acquireArgs(String time) {
-    List<String> args = new ArrayList<>(2 + 6 * permits.size());
-    args.add(time);
-    args.add("1");
+    List<String> args = oneRequest(time, permits.size());
     for (Permit p : permits) {
       Quota q = p.quota();
       addKey(
           args, ((RedisCounters) p.counters()).code, q.limit(), q.toleranceMicros(), q, p.cost());
     }
+    return args;
+  }
+
+  /** The start of acquire.lua's ARGV for one request; its keys' values are to be added. */
+  static List<String> oneRequest(String time, int keys) {
+    List<String> args = new ArrayList<>(3 + 6 * keys);
+    args.add(time);
+    args.add("1");
+    args.add("1");
     return args;
   }
 

@@ -83,9 +83,7 @@ final class Handover {
    * current count, the token bucket moves its TAT by cost × emission from max(TAT, now).
    */
   static List<String> args(Owed owed, String time) {
-    List<String> args = new ArrayList<>(8);
-    args.add(time);
-    args.add("1");
+    List<String> args = Call.oneRequest(time, 1);
     Call.addKey(args, owed.code, UNREACHABLE, UNREACHABLE, owed.quota, owed.cost);
     return args;
   }

@@ -17,6 +17,9 @@ final class Queued {
   /** Calls merged into this one, each of them one more request in acquire.lua's argument list. */
   private List<Queued> absorbed;
 
+  /** Where the last group of alike requests starts in {@link #args}: its request count. */
+  private int lastGroup = Call.FIRST_GROUP;
+
   Queued(Script script, List<String> keys, List<String> args) {
     this.script = script;
     this.keys = keys;
@@ -31,14 +34,25 @@ final class Queued {
     return script == Script.ACQUIRE && !byText;
   }
 
-  /** Appends {@code other}'s request (its arguments after the time and the count). */
+  /**
+   * Appends {@code other}'s request (one group of one, after the time and the group count); one
+   * alike with the last group's (on a hot key, nearly all) only adds one to that group's count.
+   */
   void absorb(Queued other) {
     if (absorbed == null) {
       absorbed = new ArrayList<>();
     }
     absorbed.add(other);
-    args.set(1, Integer.toString(absorbed.size() + 1));
-    args.addAll(other.args.subList(2, other.args.size()));
+    List<String> values = other.args.subList(Call.FIRST_GROUP + 1, other.args.size());
+    int end = lastGroup + 1 + values.size();
+    if (end == args.size() && args.subList(lastGroup + 1, end).equals(values)) {
+      args.set(lastGroup, Integer.toString(Integer.parseInt(args.get(lastGroup)) + 1));
+    } else {
+      lastGroup = args.size();
+      args.add("1");
+      args.addAll(values);
+      args.set(Call.GROUPS, Integer.toString(Integer.parseInt(args.get(Call.GROUPS)) + 1));
+    }
   }
 
   /** Hands each merged call its own four integers per key. */

@@ -143,8 +143,8 @@ class PipelinerIT {
     redis.resume();
     // The late calls went on a sender's connection; Redis reads both as it wakes, in either order.
     assertThat(first.get(5, TimeUnit.SECONDS)).isBetween(LIMIT - 1 - late, LIMIT - 1L);
-    // The late calls still run, once each (Redis answered them): exactly late + 2 taken.
-    assertThat(remaining(pipeliner)).isEqualTo(LIMIT - 2 - late);
+    // The late calls still run, at most once each, before or after this one.
+    assertThat(remaining(pipeliner)).isBetween(LIMIT - 2 - late, LIMIT - 2L);
     assertThat(breaker.isOpen()).isFalse();
   }
 
@@ -163,7 +163,8 @@ class PipelinerIT {
   /** One token of {@code key}'s bucket of {@value #LIMIT} per minute; what is left after it. */
   private long remaining(Pipeliner pipeliner) {
     List<String> args =
-        new ArrayList<>(Arrays.asList("0", "1", "t", "1000", "60000000", "60000", "60000000", "1"));
+        new ArrayList<>(
+            Arrays.asList("0", "1", "1", "t", "1000", "60000000", "60000", "60000000", "1"));
     List<?> reply = (List<?>) pipeliner.run(Script.ACQUIRE, Collections.singletonList(key), args);
     assertThat(reply.get(0)).as("allowed").isEqualTo(1L);
     return (Long) reply.get(1);

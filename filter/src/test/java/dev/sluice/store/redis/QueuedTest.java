@@ -1,0 +1,78 @@
+package dev.sluice.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class QueuedTest {
+  private static Queued call(String limit, String cost) {
+    List<String> args = Call.oneRequest("0", 1);
+    args.addAll(Arrays.asList("t", limit, "60000000", "600000", "6000000", cost));
+    return new Queued(Script.ACQUIRE, Collections.singletonList("rl{abc}defghij"), args);
+  }
+
+  @Test
+  void alikeRequestsBecomeOneGroupWithACount() {
+    Queued first = call("100", "1");
+    for (int i = 0; i < 24; i++) {
+      first.absorb(call("100", "1"));
+    }
+    assertThat(first.args)
+        .containsExactly("0", "1", "25", "t", "100", "60000000", "600000", "6000000", "1");
+  }
+
+  @Test
+  void aDifferentRequestStartsAGroupAndOrderIsKept() {
+    Queued first = call("100", "1");
+    first.absorb(call("100", "1"));
+    first.absorb(call("100", "3"));
+    first.absorb(call("100", "1"));
+    assertThat(first.args)
+        .containsExactly(
+            "0",
+            "3", //
+            "2",
+            "t",
+            "100",
+            "60000000",
+            "600000",
+            "6000000",
+            "1", //
+            "1",
+            "t",
+            "100",
+            "60000000",
+            "600000",
+            "6000000",
+            "3", //
+            "1",
+            "t",
+            "100",
+            "60000000",
+            "600000",
+            "6000000",
+            "1");
+  }
+
+  @Test
+  void eachMergedCallGetsItsOwnFourIntegersPerKey() throws Exception {
+    Queued first = call("100", "1");
+    List<Queued> others = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      Queued other = call("100", "1");
+      others.add(other);
+      first.absorb(other);
+    }
+    List<Long> reply = new ArrayList<>();
+    for (long r = 0; r < 16; r++) {
+      reply.add(r);
+    }
+    first.complete(reply);
+    assertThat(first.result.get()).isEqualTo(Arrays.asList(0L, 1L, 2L, 3L));
+    assertThat(others.get(2).result.get()).isEqualTo(Arrays.asList(12L, 13L, 14L, 15L));
+  }
+}

@@ -1,0 +1,84 @@
+package dev.sluice.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.it.redis.RedisServer;
+import dev.sluice.it.redis.RedisServers;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import redis.clients.jedis.JedisPooled;
+
+/**
+ * Requests of one identity merged into one run of acquire.lua (as the Pipeliner merges those that
+ * wait in one batch) get exactly the verdicts they would get as separate calls, in order: alike
+ * ones grouped with a count, different ones (costs, quotas) in groups of their own.
+ */
+class AcquireGroupsIT {
+  private static final long NOW = 1_800_000_000L * 1_000_000 + 123_456;
+  private static RedisServer redis;
+  private static JedisPooled jedis;
+
+  @BeforeAll
+  static void startRedis() {
+    redis = RedisServers.standalone();
+    jedis = new JedisPooled(redis.host(), redis.port());
+  }
+
+  @AfterAll
+  static void stopRedis() throws Exception {
+    jedis.close();
+    redis.close();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"f", "s", "t"})
+  void mergedRequestsGetTheVerdictsOfSeparateCalls(String algorithm) {
+    Random random = new Random(algorithm.charAt(0));
+    List<List<String>> requests = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      // Mostly alike, sometimes a bigger cost or another limit: runs of groups of all sizes.
+      String cost = random.nextInt(5) == 0 ? "3" : "1";
+      String limit = random.nextInt(8) == 0 ? "25" : "30";
+      requests.add(Arrays.asList(algorithm, limit, "60000000", "2000000", "60000000", cost));
+    }
+    String separate = "rl{grp}separate" + algorithm;
+    List<Object> expected = new ArrayList<>();
+    for (List<String> request : requests) {
+      expected.addAll((List<?>) run(separate, queued(separate, request)));
+    }
+    String merged = "rl{grp}merged" + algorithm;
+    Queued first = queued(merged, requests.get(0));
+    List<Queued> rest = new ArrayList<>();
+    for (List<String> request : requests.subList(1, requests.size())) {
+      Queued other = queued(merged, request);
+      rest.add(other);
+      first.absorb(other);
+    }
+    assertThat(Integer.parseInt(first.args.get(Call.GROUPS))).isLessThan(requests.size());
+    first.complete(run(merged, first));
+    List<Object> actual = new ArrayList<>((List<?>) first.result.join());
+    for (Queued other : rest) {
+      actual.addAll((List<?>) other.result.join());
+    }
+    assertThat(actual).isEqualTo(expected);
+    assertThat(actual).as("some allowed, some denied").contains(0L, 1L);
+    assertThat(jedis.get(merged)).isEqualTo(jedis.get(separate));
+  }
+
+  private static Queued queued(String key, List<String> request) {
+    List<String> args = Call.oneRequest("=" + NOW, 1);
+    args.addAll(request);
+    return new Queued(Script.ACQUIRE, Collections.singletonList(key), args);
+  }
+
+  private static Object run(String key, Queued call) {
+    return Script.ACQUIRE.run(jedis, Collections.singletonList(key), call.args);
+  }
+}
