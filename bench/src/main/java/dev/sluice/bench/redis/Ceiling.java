@@ -49,13 +49,15 @@ final class Ceiling {
   }
 
   /**
-   * ARGV of one acquire with {@link Contender}'s limit: Redis TIME, one group of one request, a
-   * token bucket, cost 1.
+   * ARGV of one acquire with {@link Contender}'s limit: Redis TIME, one call of one key with one
+   * group of one request, a token bucket, cost 1.
    */
   static List<String> acquireArgs() {
     long emission = (Contender.WINDOW_MICROS + Contender.LIMIT - 1) / Contender.LIMIT;
     return List.of(
         "0",
+        "1",
+        "1",
         "1",
         "1",
         "t",

@@ -39,15 +39,18 @@ final class Call {
     keys.add(key);
   }
 
-  /** Where acquire.lua's ARGV holds the number of groups of alike requests. */
-  static final int GROUPS = 1;
+  /** Where acquire.lua's ARGV holds the number of calls: one, until the Pipeliner bundles some. */
+  static final int CALLS = 1;
 
-  /** Where the first group's request count is; its six values per key follow. */
-  static final int FIRST_GROUP = 2;
+  /** Where a lone call's ARGV holds the number of groups of alike requests. */
+  static final int GROUPS = 3;
+
+  /** Where a lone call's first group's request count is; its six values per key follow. */
+  static final int FIRST_GROUP = 4;
 
   /**
-   * ARGV of acquire.lua for this one request: the time argument, one group of one request, six
-   * values per key.
+   * ARGV of acquire.lua for this one request: the time argument, one call of these keys with one
+   * group of one request, six values per key.
    */
   List<String> acquireArgs(String time) {
     List<String> args = oneRequest(time, permits.size());
@@ -61,10 +64,12 @@ final class Call {
 
   /** The start of acquire.lua's ARGV for one request; its keys' values are to be added. */
   static List<String> oneRequest(String time, int keys) {
-    List<String> args = new ArrayList<>(3 + 6 * keys);
+    List<String> args = new ArrayList<>(5 + 6 * keys);
     args.add(time);
-    args.add("1");
-    args.add("1");
+    args.add("1"); // calls
+    args.add(Integer.toString(keys));
+    args.add("1"); // groups
+    args.add("1"); // requests in the group
     return args;
   }
 

@@ -20,6 +20,9 @@ final class Queued {
   /** Where the last group of alike requests starts in {@link #args}: its request count. */
   private int lastGroup = Call.FIRST_GROUP;
 
+  /** The calls of other identities this one carries in one run (see {@link #bundle}). */
+  private List<Queued> bundled;
+
   Queued(Script script, List<String> keys, List<String> args) {
     this.script = script;
     this.keys = keys;
@@ -31,12 +34,36 @@ final class Queued {
    * merged calls already, and a call merged into another call's merged list would go unanswered.
    */
   boolean mergeable() {
-    return script == Script.ACQUIRE && !byText;
+    return script == Script.ACQUIRE && !byText && bundled == null;
   }
 
   /**
-   * Appends {@code other}'s request (one group of one, after the time and the group count); one
-   * alike with the last group's (on a hot key, nearly all) only adds one to that group's count.
+   * One run of acquire.lua for the calls of several identities (each possibly merged already), on a
+   * server without cluster slots: Redis then pays one script call's overhead for all of them. The
+   * calls must share their time argument.
+   */
+  static Queued bundle(List<Queued> calls) {
+    List<String> keys = new ArrayList<>();
+    List<String> args = new ArrayList<>();
+    args.add(calls.get(0).args.get(0));
+    args.add(Integer.toString(calls.size()));
+    for (Queued call : calls) {
+      keys.addAll(call.keys);
+      args.addAll(call.args.subList(Call.CALLS + 1, call.args.size()));
+    }
+    Queued bundle = new Queued(Script.ACQUIRE, keys, args);
+    bundle.bundled = calls;
+    return bundle;
+  }
+
+  /** How many integers of acquire.lua's reply are this call's: four per key per request. */
+  private int replySize() {
+    return 4 * keys.size() * (absorbed == null ? 1 : absorbed.size() + 1);
+  }
+
+  /**
+   * Appends {@code other}'s request (a lone call's one group of one); one alike with the last
+   * group's (on a hot key, nearly all) only adds one to that group's count.
    */
   void absorb(Queued other) {
     if (absorbed == null) {
@@ -57,6 +84,16 @@ final class Queued {
 
   /** Hands each merged call its own four integers per key. */
   void complete(Object reply) {
+    if (bundled != null) {
+      List<?> all = (List<?>) reply;
+      int at = 0;
+      for (Queued call : bundled) {
+        int size = call.replySize();
+        call.complete(all.subList(at, at + size));
+        at += size;
+      }
+      return;
+    }
     if (absorbed == null) {
       result.complete(reply);
       return;
@@ -70,6 +107,12 @@ final class Queued {
   }
 
   void fail(RuntimeException e) {
+    if (bundled != null) {
+      for (Queued call : bundled) {
+        call.fail(e);
+      }
+      return;
+    }
     result.completeExceptionally(e);
     if (absorbed != null) {
       for (Queued call : absorbed) {

@@ -105,6 +105,16 @@ class CarryTest {
     String unreachable = Long.toString(Handover.UNREACHABLE);
     assertThat(args)
         .containsExactly(
-            "0", "1", "1", "t", unreachable, Long.toString(MINUTE), "6000000", unreachable, "7");
+            "0",
+            "1",
+            "1",
+            "1",
+            "1",
+            "t",
+            unreachable,
+            Long.toString(MINUTE),
+            "6000000",
+            unreachable,
+            "7");
   }
 }

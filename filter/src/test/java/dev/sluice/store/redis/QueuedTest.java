@@ -10,9 +10,13 @@ import org.junit.jupiter.api.Test;
 
 class QueuedTest {
   private static Queued call(String limit, String cost) {
+    return call("rl{abc}defghij", limit, cost);
+  }
+
+  private static Queued call(String key, String limit, String cost) {
     List<String> args = Call.oneRequest("0", 1);
     args.addAll(Arrays.asList("t", limit, "60000000", "600000", "6000000", cost));
-    return new Queued(Script.ACQUIRE, Collections.singletonList("rl{abc}defghij"), args);
+    return new Queued(Script.ACQUIRE, Collections.singletonList(key), args);
   }
 
   @Test
@@ -22,7 +26,8 @@ class QueuedTest {
       first.absorb(call("100", "1"));
     }
     assertThat(first.args)
-        .containsExactly("0", "1", "25", "t", "100", "60000000", "600000", "6000000", "1");
+        .containsExactly(
+            "0", "1", "1", "1", "25", "t", "100", "60000000", "600000", "6000000", "1");
   }
 
   @Test
@@ -33,8 +38,7 @@ class QueuedTest {
     first.absorb(call("100", "1"));
     assertThat(first.args)
         .containsExactly(
-            "0",
-            "3", //
+            "0", "1", "1", "3", //
             "2",
             "t",
             "100",
@@ -74,5 +78,44 @@ class QueuedTest {
     first.complete(reply);
     assertThat(first.result.get()).isEqualTo(Arrays.asList(0L, 1L, 2L, 3L));
     assertThat(others.get(2).result.get()).isEqualTo(Arrays.asList(12L, 13L, 14L, 15L));
+  }
+
+  @Test
+  void aBundleCarriesSeveralCallsInOneRunAndSplitsItsReply() throws Exception {
+    Queued a = call("rl{aaa}1234567", "100", "1");
+    a.absorb(call("rl{aaa}1234567", "100", "1"));
+    Queued b = call("rl{bbb}1234567", "50", "2");
+    Queued bundle = Queued.bundle(Arrays.asList(a, b));
+    assertThat(bundle.keys).containsExactly("rl{aaa}1234567", "rl{bbb}1234567");
+    assertThat(bundle.args)
+        .containsExactly(
+            "0",
+            "2", //
+            "1",
+            "1",
+            "2",
+            "t",
+            "100",
+            "60000000",
+            "600000",
+            "6000000",
+            "1", //
+            "1",
+            "1",
+            "1",
+            "t",
+            "50",
+            "60000000",
+            "600000",
+            "6000000",
+            "2");
+    assertThat(bundle.mergeable()).isFalse();
+    List<Long> reply = new ArrayList<>();
+    for (long r = 0; r < 12; r++) {
+      reply.add(r);
+    }
+    bundle.complete(reply);
+    assertThat(a.result.get()).isEqualTo(Arrays.asList(0L, 1L, 2L, 3L));
+    assertThat(b.result.get()).isEqualTo(Arrays.asList(8L, 9L, 10L, 11L));
   }
 }

@@ -72,6 +72,65 @@ class AcquireGroupsIT {
     assertThat(jedis.get(merged)).isEqualTo(jedis.get(separate));
   }
 
+  /**
+   * Calls of several identities, each with one to three rules and each merged from several
+   * requests, carried by one run (a bundle, as on a server without cluster slots): every request's
+   * verdict is what it would be alone.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"f", "s", "t"})
+  void bundledCallsOfSeveralIdentitiesGetTheVerdictsOfSeparateCalls(String algorithm) {
+    Random random = new Random(31L * algorithm.charAt(0));
+    List<Queued> merged = new ArrayList<>();
+    List<Object> expected = new ArrayList<>();
+    List<Queued> all = new ArrayList<>();
+    for (int identity = 0; identity < 6; identity++) {
+      int rules = 1 + identity % 3;
+      List<String> separateKeys = new ArrayList<>();
+      List<String> mergedKeys = new ArrayList<>();
+      for (int r = 0; r < rules; r++) {
+        separateKeys.add("rl{id" + identity + "}s" + algorithm + r);
+        mergedKeys.add("rl{id" + identity + "}b" + algorithm + r);
+      }
+      Queued first = null;
+      for (int i = 0; i < 12; i++) {
+        List<String> request = new ArrayList<>();
+        for (int r = 0; r < rules; r++) {
+          String limit = Integer.toString(5 + 2 * r);
+          String cost = random.nextInt(4) == 0 ? "2" : "1";
+          request.addAll(Arrays.asList(algorithm, limit, "60000000", "6000000", "30000000", cost));
+        }
+        expected.addAll((List<?>) run(separateKeys, call(separateKeys, request).args));
+        Queued call = call(mergedKeys, request);
+        all.add(call);
+        if (first == null) {
+          first = call;
+          merged.add(call);
+        } else {
+          first.absorb(call);
+        }
+      }
+    }
+    Queued bundle = Queued.bundle(merged);
+    bundle.complete(run(bundle.keys, bundle.args));
+    List<Object> actual = new ArrayList<>();
+    for (Queued call : all) {
+      actual.addAll((List<?>) call.result.join());
+    }
+    assertThat(actual).isEqualTo(expected);
+    assertThat(actual).as("some allowed, some denied").contains(0L, 1L);
+  }
+
+  private static Queued call(List<String> keys, List<String> request) {
+    List<String> args = Call.oneRequest("=" + NOW, keys.size());
+    args.addAll(request);
+    return new Queued(Script.ACQUIRE, keys, args);
+  }
+
+  private static Object run(List<String> keys, List<String> args) {
+    return Script.ACQUIRE.run(jedis, keys, args);
+  }
+
   private static Queued queued(String key, List<String> request) {
     List<String> args = Call.oneRequest("=" + NOW, 1);
     args.addAll(request);

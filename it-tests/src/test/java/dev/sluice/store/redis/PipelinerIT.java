@@ -164,7 +164,8 @@ class PipelinerIT {
   private long remaining(Pipeliner pipeliner) {
     List<String> args =
         new ArrayList<>(
-            Arrays.asList("0", "1", "1", "t", "1000", "60000000", "60000", "60000000", "1"));
+            Arrays.asList(
+                "0", "1", "1", "1", "1", "t", "1000", "60000000", "60000", "60000000", "1"));
     List<?> reply = (List<?>) pipeliner.run(Script.ACQUIRE, Collections.singletonList(key), args);
     assertThat(reply.get(0)).as("allowed").isEqualTo(1L);
     return (Long) reply.get(1);
