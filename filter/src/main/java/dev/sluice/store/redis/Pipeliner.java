@@ -1,9 +1,7 @@
 package dev.sluice.store.redis;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
@@ -158,8 +156,7 @@ final class Pipeliner implements AutoCloseable {
     List<Queued> batch = new ArrayList<>();
     batch.add(first);
     queue.drainTo(batch, MAX_BATCH - 1);
-    List<Queued> sends = coalesce(batch);
-    pipeline(bundles ? bundle(sends) : sends);
+    pipeline(Batch.sends(batch, bundles));
   }
 
   /**
@@ -208,45 +205,6 @@ final class Pipeliner implements AutoCloseable {
       return e;
     }
     return null;
-  }
-
-  /** Merges acquire calls for the same keys into one call each; the rest pass as they are. */
-  private static List<Queued> coalesce(List<Queued> batch) {
-    Map<List<String>, Queued> byKeys = new LinkedHashMap<>();
-    List<Queued> sends = new ArrayList<>(batch.size());
-    for (Queued call : batch) {
-      Queued first = call.mergeable() ? byKeys.putIfAbsent(call.keys, call) : null;
-      if (first == null) {
-        sends.add(call);
-      } else {
-        first.absorb(call);
-      }
-    }
-    return sends;
-  }
-
-  /**
-   * Carries the acquire calls of several identities in one run, which spares Redis a script call's
-   * overhead for each: on 10,000 keys that is most of its CPU. Calls with another time argument (in
-   * tests) go alone.
-   */
-  private static List<Queued> bundle(List<Queued> sends) {
-    List<Queued> out = new ArrayList<>(sends.size());
-    List<Queued> together = new ArrayList<>(sends.size());
-    for (Queued call : sends) {
-      if (call.mergeable()
-          && (together.isEmpty() || call.args.get(0).equals(together.get(0).args.get(0)))) {
-        together.add(call);
-      } else {
-        out.add(call);
-      }
-    }
-    if (together.size() > 1) {
-      out.add(Queued.bundle(together));
-    } else {
-      out.addAll(together);
-    }
-    return out;
   }
 
   /**
