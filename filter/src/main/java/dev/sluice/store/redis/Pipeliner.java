@@ -175,8 +175,7 @@ final class Pipeliner implements AutoCloseable {
       }
       pipe.sync();
       for (int i = 0; i < sends.size(); i++) {
-        RuntimeException error = answer(sends.get(i), responses.get(i));
-        failure = error != null ? error : failure;
+        answer(sends.get(i), responses.get(i));
       }
     } catch (RuntimeException e) {
       failure = e;
@@ -193,18 +192,27 @@ final class Pipeliner implements AutoCloseable {
     }
   }
 
-  /** Hands {@code call} its reply; returns the error Redis answered, if any but NOSCRIPT. */
-  private RuntimeException answer(Queued call, Response<Object> response) {
+  /**
+   * Hands {@code call} its reply. Redis answered, whatever it answered, so nothing here counts
+   * against the breaker: a script error or a key of another type fails that call (decided locally)
+   * but is no outage. A bundle refused that way is sent again call by call, so only the call at
+   * fault fails.
+   */
+  private void answer(Queued call, Response<Object> response) {
     try {
       call.complete(response.get());
     } catch (JedisNoScriptException e) {
       call.byText = true;
       enqueue(call);
     } catch (RuntimeException e) {
-      call.fail(e);
-      return e;
+      List<Queued> members = call.unbundle();
+      if (members.isEmpty()) {
+        call.fail(e);
+      }
+      for (Queued member : members) {
+        enqueue(member);
+      }
     }
-    return null;
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.sluice.store.redis;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -23,6 +24,9 @@ final class Queued {
   /** The calls of other identities this one carries in one run (see {@link #bundle}). */
   private List<Queued> bundled;
 
+  /** Set once a bundle holding this call failed: it goes once more on its own. */
+  private boolean alone;
+
   Queued(Script script, List<String> keys, List<String> args) {
     this.script = script;
     this.keys = keys;
@@ -34,7 +38,22 @@ final class Queued {
    * merged calls already, and a call merged into another call's merged list would go unanswered.
    */
   boolean mergeable() {
-    return script == Script.ACQUIRE && !byText && bundled == null;
+    return script == Script.ACQUIRE && !byText && bundled == null && !alone;
+  }
+
+  /**
+   * The calls of a bundle that Redis refused (a script error, a key of another type), each marked
+   * to go once more on its own: one identity's bad key must not fail the others' decisions. Empty
+   * for a call that is no bundle.
+   */
+  List<Queued> unbundle() {
+    if (bundled == null) {
+      return Collections.emptyList();
+    }
+    for (Queued call : bundled) {
+      call.alone = true;
+    }
+    return bundled;
   }
 
   /**

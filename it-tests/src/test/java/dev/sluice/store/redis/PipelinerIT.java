@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -126,6 +127,38 @@ class PipelinerIT {
     assertThat(scriptRuns()).isLessThanOrEqualTo(Breaker.FAILURES_TO_OPEN + 1);
   }
 
+  /**
+   * A key of another type makes the script fail for the run that reads it. Bundled with other
+   * identities' calls, it must not take their decisions down: the bundle goes again call by call.
+   * And Redis answered, so the breaker hears no failure.
+   */
+  @Test
+  void aBundleRedisRefusesForOneKeyFailsOnlyThatKeysCall() throws Exception {
+    Watched client = client(1_000);
+    Pipeliner pipeliner = pipeliner(client, 5_000, 1);
+    String poisoned = "pipe:{poisoned}:t";
+    admin.hset(poisoned, "not", "a counter");
+    client.gate = new CountDownLatch(1);
+    CountDownLatch gate = client.gate;
+    Future<Object> first = pipeliner.submit(Script.ACQUIRE, List.of(key), oneToken());
+    awaitTrue(() -> client.senders.size() == 1); // the sender holds the first call at the gate
+    Future<Object> bad = pipeliner.submit(Script.ACQUIRE, List.of(poisoned), oneToken());
+    Future<Object> good = pipeliner.submit(Script.ACQUIRE, List.of(key + "2"), oneToken());
+    gate.countDown(); // the sender drains both queued calls into one batch: one bundled run
+    assertThat(((List<?>) first.get(5, TimeUnit.SECONDS)).subList(0, 2))
+        .isEqualTo(List.of(1L, LIMIT - 1));
+    assertThat(((List<?>) good.get(5, TimeUnit.SECONDS)).subList(0, 2))
+        .isEqualTo(List.of(1L, LIMIT - 1));
+    assertThatThrownBy(() -> bad.get(5, TimeUnit.SECONDS)).hasMessageContaining("WRONGTYPE");
+    assertThat(client.senders).as("first, the bundle, its calls again").hasSize(3);
+    assertThat(breaker.isOpen()).isFalse();
+    for (int i = 0; i < Breaker.FAILURES_TO_OPEN; i++) {
+      Future<Object> again = pipeliner.submit(Script.ACQUIRE, List.of(poisoned), oneToken());
+      assertThatThrownBy(() -> again.get(5, TimeUnit.SECONDS)).hasMessageContaining("WRONGTYPE");
+    }
+    assertThat(breaker.isOpen()).as("an answer, however bad, is no outage").isFalse();
+  }
+
   /** As a pause of this JVM does: the callers' budget runs out though Redis answers in time. */
   @Test
   void aCallerOutwaitingItsBudgetIsNoRedisFailure() throws Exception {
@@ -162,13 +195,16 @@ class PipelinerIT {
 
   /** One token of {@code key}'s bucket of {@value #LIMIT} per minute; what is left after it. */
   private long remaining(Pipeliner pipeliner) {
-    List<String> args =
-        new ArrayList<>(
-            Arrays.asList(
-                "0", "1", "1", "1", "1", "t", "1000", "60000000", "60000", "60000000", "1"));
-    List<?> reply = (List<?>) pipeliner.run(Script.ACQUIRE, Collections.singletonList(key), args);
+    List<?> reply =
+        (List<?>) pipeliner.run(Script.ACQUIRE, Collections.singletonList(key), oneToken());
     assertThat(reply.get(0)).as("allowed").isEqualTo(1L);
     return (Long) reply.get(1);
+  }
+
+  /** acquire.lua's arguments for one token of a bucket of {@value #LIMIT} per minute. */
+  private static List<String> oneToken() {
+    return new ArrayList<>(
+        Arrays.asList("0", "1", "1", "1", "1", "t", "1000", "60000000", "60000", "60000000", "1"));
   }
 
   private static long scriptRuns() {
