@@ -3,6 +3,7 @@ package dev.sluice.config;
 import static dev.sluice.store.ManualClock.SECOND;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.LogCapture;
 import dev.sluice.core.RequestView;
 import dev.sluice.core.TestRequest;
 import dev.sluice.store.ManualClock;
@@ -91,23 +92,8 @@ class LiveLimiterTest {
 
   @Test
   void anInvalidFileIsReportedEachTimeItComesBack() throws Exception {
-    java.util.List<String> warnings = new java.util.ArrayList<>();
-    java.util.logging.Handler handler =
-        new java.util.logging.Handler() {
-          @Override
-          public void publish(java.util.logging.LogRecord record) {
-            warnings.add(record.getMessage());
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    java.util.logging.Logger log = java.util.logging.Logger.getLogger("dev.sluice.config");
-    log.addHandler(handler);
-    try (LiveLimiter live = manual(write("2"))) {
+    try (LogCapture log = LogCapture.of("dev.sluice.config");
+        LiveLimiter live = manual(write("2"))) {
       write("0");
       live.reload();
       live.reload();
@@ -115,9 +101,7 @@ class LiveLimiterTest {
       live.reload();
       write("0");
       live.reload();
-      assertThat(warnings).filteredOn(w -> w.contains("rejected")).hasSize(2);
-    } finally {
-      log.removeHandler(handler);
+      assertThat(log.messages()).filteredOn(w -> w.contains("rejected")).hasSize(2);
     }
   }
 

@@ -9,6 +9,7 @@ import static dev.sluice.it.Http.number;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.sluice.LogCapture;
 import dev.sluice.it.redis.RedisProbe;
 import dev.sluice.it.redis.RedisServer;
 import dev.sluice.it.redis.RedisServers;
@@ -16,10 +17,6 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -55,23 +52,7 @@ class TwoTomcatsRedisIT {
       """;
   private static final long FLEET_WITHIN_MILLIS = 10_000;
 
-  /** Strongly held, so the logger keeps the handler for the whole class. */
-  private final Logger storeLog = Logger.getLogger("dev.sluice.store.redis");
-
-  private final List<String> storeMessages = new CopyOnWriteArrayList<>();
-  private final Handler capture =
-      new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-          storeMessages.add(record.getMessage());
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-      };
+  private final LogCapture storeLog = LogCapture.of("dev.sluice.store.redis");
   private final List<Container> containers = new ArrayList<>();
   private final List<WebApp> apps = new ArrayList<>();
   private final String prefix = "tt" + Long.toString(System.currentTimeMillis(), 36);
@@ -83,7 +64,6 @@ class TwoTomcatsRedisIT {
   @BeforeAll
   void start() throws Exception {
     redis = RedisServers.standalone();
-    storeLog.addHandler(capture);
     String shared = REDIS.formatted(prefix, redis.uri()) + RULES;
     a = deploy(shared);
     b = deploy(shared);
@@ -114,7 +94,7 @@ class TwoTomcatsRedisIT {
       }
       assertThat(sluiceThreads()).as("Sluice threads alive after the servers stopped").isEmpty();
     } finally {
-      storeLog.removeHandler(capture);
+      storeLog.close();
       for (WebApp app : apps) {
         app.delete();
       }
@@ -172,7 +152,9 @@ class TwoTomcatsRedisIT {
       Thread.sleep(100);
     }
     assertThat(fleetMembers()).as("members of %s:fleet", prefix).isEqualTo(2);
-    assertThat(countedTwo()).as("stores that logged 2 JVMs, in %s", storeMessages).isEqualTo(2);
+    assertThat(countedTwo())
+        .as("stores that logged 2 JVMs, in %s", storeLog.messages())
+        .isEqualTo(2);
   }
 
   private long fleetMembers() {
@@ -182,7 +164,7 @@ class TwoTomcatsRedisIT {
   }
 
   private long countedTwo() {
-    return storeMessages.stream().filter(m -> m.startsWith("Sluice: 2 JVMs share")).count();
+    return storeLog.messages().stream().filter(m -> m.startsWith("Sluice: 2 JVMs share")).count();
   }
 
   /** The rate-limit part of a response's headers, by name. */

@@ -1,5 +1,6 @@
 package dev.sluice.store.redis;
 
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.UUID;
 import java.util.logging.Level;
@@ -45,7 +46,7 @@ final class Fleet {
           Script.HEARTBEAT.run(
               redis,
               Collections.singletonList(key),
-              java.util.Arrays.asList(member, Long.toString(ALIVE_MICROS), time.arg()));
+              Arrays.asList(member, Long.toString(ALIVE_MICROS), time.arg()));
       int now = (int) Math.max(1, (Long) counted);
       if (now != size) {
         LOG.info("Sluice: " + now + " JVMs share the limits (was " + size + ").");

@@ -9,23 +9,16 @@ import dev.sluice.store.Counters;
  * starts on fresh keys instead of misreading old state.
  */
 final class RedisCounters implements Counters {
-  private final String ruleId;
-  private final Algorithm algorithm;
-  private final long windowMicros;
-  final String code;
-
   /** The same rule's counters in the local store that decides while Redis cannot. */
   final Counters local;
 
+  final String code;
   private final long salt;
 
-  RedisCounters(String ruleId, Algorithm algorithm, long windowMicros, Counters local) {
-    this.ruleId = ruleId;
-    this.algorithm = algorithm;
-    this.windowMicros = windowMicros;
-    this.code = codeOf(algorithm);
+  RedisCounters(Counters local) {
     this.local = local;
-    this.salt = RedisKey.ruleSalt(ruleId, algorithm, windowMicros);
+    this.code = codeOf(local.algorithm());
+    this.salt = RedisKey.ruleSalt(local.ruleId(), local.algorithm(), local.windowMicros());
   }
 
   static String codeOf(Algorithm algorithm) {
@@ -45,21 +38,21 @@ final class RedisCounters implements Counters {
 
   @Override
   public String ruleId() {
-    return ruleId;
+    return local.ruleId();
   }
 
   @Override
   public Algorithm algorithm() {
-    return algorithm;
+    return local.algorithm();
   }
 
   @Override
   public long windowMicros() {
-    return windowMicros;
+    return local.windowMicros();
   }
 
   @Override
   public String toString() {
-    return ruleId + "/" + algorithm + "/" + windowMicros + "µs";
+    return local.toString();
   }
 }

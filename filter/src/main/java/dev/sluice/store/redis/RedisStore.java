@@ -122,8 +122,7 @@ public final class RedisStore implements Store {
 
   @Override
   public Counters counters(String ruleId, Algorithm algorithm, long windowMicros) {
-    return new RedisCounters(
-        ruleId, algorithm, windowMicros, share.counters(ruleId, algorithm, windowMicros));
+    return new RedisCounters(share.counters(ruleId, algorithm, windowMicros));
   }
 
   @Override

@@ -33,7 +33,7 @@ class LocalShareTest {
   }
 
   private RedisCounters counters(String rule, Algorithm algorithm) {
-    return new RedisCounters(rule, algorithm, MINUTE, share.counters(rule, algorithm, MINUTE));
+    return new RedisCounters(share.counters(rule, algorithm, MINUTE));
   }
 
   private boolean take(Permit... permits) {

@@ -38,7 +38,10 @@ class QueuedTest {
     first.absorb(call("100", "1"));
     assertThat(first.args)
         .containsExactly(
-            "0", "1", "1", "3", //
+            "0",
+            "1",
+            "1",
+            "3", //
             "2",
             "t",
             "100",

@@ -2,6 +2,7 @@ package dev.sluice.it.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.LogCapture;
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
 import dev.sluice.it.redis.RedisProcess;
@@ -13,11 +14,6 @@ import dev.sluice.store.Permit;
 import dev.sluice.store.redis.RedisStore;
 import dev.sluice.store.redis.ScriptTime;
 import java.util.Collections;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,23 +35,9 @@ import redis.clients.jedis.JedisPooled;
  */
 class HandoverIT {
   private static final int LIMIT = 100;
-  private static final Logger STORE_LOG = Logger.getLogger("dev.sluice.store.redis");
   private static RedisProcess redis;
 
-  private final List<String> log = new CopyOnWriteArrayList<>();
-  private final Handler capture =
-      new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-          log.add(record.getMessage());
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-      };
+  private LogCapture log;
   private RedisStore a;
   private RedisStore b;
 
@@ -71,12 +53,12 @@ class HandoverIT {
 
   @BeforeEach
   void listen() {
-    STORE_LOG.addHandler(capture);
+    log = LogCapture.of("dev.sluice.store.redis");
   }
 
   @AfterEach
   void closeStores() {
-    STORE_LOG.removeHandler(capture);
+    log.close();
     for (RedisStore store : new RedisStore[] {a, b}) {
       if (store != null) {
         store.close();
@@ -150,6 +132,6 @@ class HandoverIT {
 
   private boolean switched(String store) {
     String line = "Redis " + store + " answers again; handed over ";
-    return log.stream().anyMatch(l -> l.contains(line));
+    return log.messages().stream().anyMatch(l -> l.contains(line));
   }
 }

@@ -2,6 +2,7 @@ package dev.sluice.it.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.LogCapture;
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
 import dev.sluice.it.redis.RedisProcess;
@@ -15,6 +16,7 @@ import dev.sluice.store.redis.RedisStore;
 import java.net.URI;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -144,30 +146,14 @@ class RedisFaultsIT {
 
   @Test
   void anOutageIsLoggedOnceWhenItStartsAndOnceWhenItEnds() {
-    java.util.List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
-    java.util.logging.Handler handler =
-        new java.util.logging.Handler() {
-          @Override
-          public void publish(java.util.logging.LogRecord record) {
-            lines.add(record.getMessage());
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    java.util.logging.Logger log = java.util.logging.Logger.getLogger("dev.sluice.store.redis");
-    log.addHandler(handler);
-    try {
+    List<String> lines;
+    try (LogCapture log = LogCapture.of("dev.sluice.store.redis")) {
+      lines = log.messages();
       redis.kill();
       admitted(open, "ip=10.0.0.7", OnError.FAIL_OPEN, 300);
       redis.restart();
       secondsUntilRedisDecides();
       admitted(open, "ip=10.0.0.8", OnError.FAIL_OPEN, 50);
-    } finally {
-      log.removeHandler(handler);
     }
     assertThat(lines).filteredOn(l -> l.contains("is failing")).hasSize(1);
     assertThat(lines).filteredOn(l -> l.contains("limits are shared again")).hasSize(1);
