@@ -10,51 +10,80 @@
 -- allowed (1 or 0), remaining, reset, retry-after (microseconds). A key is only ever written with
 -- its TTL.
 local now = script_now(ARGV[1])
-local algorithms = { f = fixed_window, s = sliding_window, t = token_bucket }
-local out = {}
+local reads = { f = fixed_window_read, s = sliding_window_read, t = token_bucket_read }
+local steps = { f = fixed_window, s = sliding_window, t = token_bucket }
+local writes = { f = fixed_window_write, s = sliding_window_write, t = token_bucket_write }
+local out, o = {}, 0
 local a = 3
 local first_key = 1
 
--- Decides one call: keys first_key .. first_key + keys - 1, groups starting at ARGV[a].
+-- What deciding a call keeps per key, in one table reused by every call of the run (a script that
+-- makes tables per key or per request spends more on them than on deciding): key i's fields start
+-- at (i - 1) * FIELDS. Its state as text (STATE) and as numbers (X, Y, Z) with the instant it
+-- becomes idle (IDLE); the same after the request being decided (NX .. NIDLE); its TTL to set;
+-- its group's algorithm (CODE) and values (LIMIT .. COST).
+local STATE, X, Y, Z, IDLE, NX, NY, NZ, NIDLE, TTL = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+local CODE, LIMIT, WINDOW, EMISSION, TOLERANCE, COST = 11, 12, 13, 14, 15, 16
+local FIELDS = 16
+-- Made with room for one key's fields: a table grown one field at a time rehashes four times.
+local k = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+-- Decides one call: keys first_key .. first_key + keys - 1, groups starting at ARGV[a]. A key's
+-- state is parsed once per group and written once per call, whatever the number of requests.
 local function decide(keys)
-  local states, ttls = {}, {}
   for i = 1, keys do
-    states[i] = redis.call('GET', KEYS[first_key + i - 1])
+    k[(i - 1) * FIELDS + STATE] = redis.call('GET', KEYS[first_key + i - 1])
   end
   local changed = false
   for g = 1, tonumber(ARGV[a]) do
     a = a + 1
-    local group = {}
     for i = 1, keys do
-      local v = a + 1 + (i - 1) * 6
-      group[i] = { algorithms[ARGV[v]], tonumber(ARGV[v + 1]), tonumber(ARGV[v + 2]),
-        tonumber(ARGV[v + 3]), tonumber(ARGV[v + 4]), tonumber(ARGV[v + 5]) }
+      local b, v = (i - 1) * FIELDS, a + 1 + (i - 1) * 6
+      k[b + CODE], k[b + LIMIT], k[b + WINDOW] = ARGV[v], tonumber(ARGV[v + 1]), tonumber(ARGV[v + 2])
+      k[b + EMISSION], k[b + TOLERANCE], k[b + COST] =
+        tonumber(ARGV[v + 3]), tonumber(ARGV[v + 4]), tonumber(ARGV[v + 5])
+      k[b + X], k[b + Y], k[b + Z] = reads[k[b + CODE]](k[b + STATE], now, k[b + WINDOW])
     end
+    local moved = false
     for r = 1, tonumber(ARGV[a]) do
-      local next_states, next_ttls, all = {}, {}, true
+      local all = true
       for i = 1, keys do
-        local k = group[i]
-        local allowed, remaining, reset, retry, state, idle_at =
-          k[1](states[i], now, k[2], k[3], k[4], k[5], k[6])
+        local b = (i - 1) * FIELDS
+        local allowed, remaining, reset, retry
+        allowed, remaining, reset, retry, k[b + NIDLE], k[b + NX], k[b + NY], k[b + NZ] =
+          steps[k[b + CODE]](k[b + X], k[b + Y], k[b + Z], now, k[b + LIMIT], k[b + WINDOW],
+            k[b + EMISSION], k[b + TOLERANCE], k[b + COST])
         all = all and allowed
-        out[#out + 1] = allowed and 1 or 0
-        out[#out + 1] = math.max(0, remaining)
-        out[#out + 1] = math.max(0, reset)
-        out[#out + 1] = allowed and 0 or math.max(1, retry)
-        next_states[i] = state
-        -- Expire a second after the state equals a fresh one: never a moment early, whatever the
-        -- clock of the server that expires it (a replica after a failover runs its own).
-        next_ttls[i] = math.max(0, math.ceil((idle_at - now) / 1000)) + 1000
+        out[o + 1] = allowed and 1 or 0
+        out[o + 2] = math.max(0, remaining)
+        out[o + 3] = math.max(0, reset)
+        out[o + 4] = allowed and 0 or math.max(1, retry)
+        o = o + 4
       end
       if all then
-        states, ttls, changed = next_states, next_ttls, true
+        for i = 1, keys do
+          local b = (i - 1) * FIELDS
+          k[b + X], k[b + Y], k[b + Z], k[b + IDLE] = k[b + NX], k[b + NY], k[b + NZ], k[b + NIDLE]
+        end
+        moved = true
       end
+    end
+    if moved then
+      for i = 1, keys do
+        local b = (i - 1) * FIELDS
+        k[b + STATE] = writes[k[b + CODE]](k[b + X], k[b + Y], k[b + Z])
+        -- Expire a second after the state equals a fresh one: never a moment early, whatever the
+        -- clock of the server that expires it (a replica after a failover runs its own).
+        k[b + TTL] = math.max(0, math.ceil((k[b + IDLE] - now) / 1000)) + 1000
+      end
+      changed = true
     end
     a = a + keys * 6
   end
   if changed then
     for i = 1, keys do
-      redis.call('SET', KEYS[first_key + i - 1], states[i], 'PX', string.format('%d', ttls[i]))
+      local b = (i - 1) * FIELDS
+      redis.call('SET', KEYS[first_key + i - 1], k[b + STATE], 'PX', string.format('%d', k[b + TTL]))
     end
   end
 end

@@ -6,7 +6,7 @@
 -- window's count C. Below 10^6 per window both counts fit in one 64-bit integer.
 
 -- The stored window index and counts; no index for a missing or unreadable state.
-local function sliding_read(state, current)
+local function sliding_window_parse(state, current)
   local i, w, counts = string.match(state or '', '^1(%d%d%d%d)(.)(%d+)$')
   local digits = w and string.byte(w) - 48
   if not i or digits < 1 or digits >= #counts then
@@ -16,7 +16,7 @@ local function sliding_read(state, current)
     tonumber(string.sub(counts, digits + 1))
 end
 
-local function sliding_write(index, prev, cur)
+local function sliding_window_write(index, prev, cur)
   local p = string.format('%d', prev)
   return string.format('1%04d%s%s%d', index % INDEX_MOD, string.char(48 + #p), p, cur)
 end
@@ -44,17 +44,24 @@ local function sliding_first_admitting(prev, cur, from, window, limit, c)
   return e
 end
 
-local function sliding_window(state, now, limit, window, emission, tolerance, cost)
+-- The window that counts now and the counts of it and the one before.
+local function sliding_window_read(state, now, window)
   local current = math.floor(now / window)
-  local stored, prev, cur = sliding_read(state, current)
+  local stored, prev, cur = sliding_window_parse(state, current)
   stored = stored or current - 2
   local index = math.max(current, stored)
-  local elapsed = math.max(0, now - index * window)
   if stored == index - 1 then
-    prev, cur = cur, 0
+    return index, cur, 0
   elseif stored ~= index then
-    prev, cur = 0, 0
+    return index, 0, 0
   end
+  return index, prev, cur
+end
+
+-- Returns allowed, remaining, reset, retry (microseconds), the instant the state becomes idle and
+-- the state after the request.
+local function sliding_window(index, prev, cur, now, limit, window, emission, tolerance, cost)
+  local elapsed = math.max(0, now - index * window)
   local allowed = sliding_admits(prev, cur, elapsed, window, limit, cost)
   local cur_after = cur
   if allowed then
@@ -75,16 +82,15 @@ local function sliding_window(state, now, limit, window, emission, tolerance, co
       retry = window - elapsed + sliding_first_admitting(cur, 0, 0, window, limit, cost)
     end
   end
-  return allowed, remaining, reset, retry,
-    sliding_write(index, prev, cur_after), (index + 2) * window
+  return allowed, remaining, reset, retry, (index + 2) * window, index, prev, cur_after
 end
 
 -- The state after giving back cost, or nil. The take is the stored current count, whether or not
 -- the window has rolled since.
 local function sliding_window_refund(state, now, window, emission, cost)
-  local stored, prev, cur = sliding_read(state, math.floor(now / window))
+  local stored, prev, cur = sliding_window_parse(state, math.floor(now / window))
   if stored and stored >= math.floor(now / window) - 1 then
-    return sliding_write(stored, prev, math.max(0, cur - cost))
+    return sliding_window_write(stored, prev, math.max(0, cur - cost))
   end
   return nil
 end
