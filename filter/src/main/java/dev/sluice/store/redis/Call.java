@@ -3,40 +3,47 @@ package dev.sluice.store.redis;
 import dev.sluice.algo.Quota;
 import dev.sluice.store.Permit;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /** The permits of one identity: one script call, since their keys share a hash tag. */
 final class Call {
-  final List<Permit> permits = new ArrayList<>(2);
-  final List<String> keys = new ArrayList<>(2);
+  final List<Permit> permits;
+  final List<String> keys;
 
-  /** Groups permits by identity, in the order the identities first appear. */
+  private Call(List<Permit> permits, List<String> keys) {
+    this.permits = permits;
+    this.keys = keys;
+  }
+
+  /**
+   * Groups permits by identity, in the order the identities first appear. A request of one identity
+   * (nearly all) is one call over the request's own lists.
+   */
   static List<Call> byIdentity(List<Permit> permits, String[] keys) {
-    if (permits.size() == 1) {
-      Call call = new Call();
-      call.add(permits.get(0), keys[0]);
-      List<Call> one = new ArrayList<>(1);
-      one.add(call);
-      return one;
+    String identity = permits.get(0).identity();
+    boolean one = true;
+    for (int i = 1; i < keys.length && one; i++) {
+      one = permits.get(i).identity().equals(identity);
+    }
+    if (one) {
+      return Collections.singletonList(new Call(permits, Arrays.asList(keys)));
     }
     Map<String, Call> calls = new LinkedHashMap<>();
     for (int i = 0; i < keys.length; i++) {
       Permit permit = permits.get(i);
       Call call = calls.get(permit.identity());
       if (call == null) {
-        call = new Call();
+        call = new Call(new ArrayList<>(2), new ArrayList<>(2));
         calls.put(permit.identity(), call);
       }
-      call.add(permit, keys[i]);
+      call.permits.add(permit);
+      call.keys.add(keys[i]);
     }
     return new ArrayList<>(calls.values());
-  }
-
-  private void add(Permit permit, String key) {
-    permits.add(permit);
-    keys.add(key);
   }
 
   /** Where acquire.lua's ARGV holds the number of calls: one, until the Pipeliner bundles some. */
@@ -55,9 +62,7 @@ final class Call {
   List<String> acquireArgs(String time) {
     List<String> args = oneRequest(time, permits.size());
     for (Permit p : permits) {
-      Quota q = p.quota();
-      addKey(
-          args, ((RedisCounters) p.counters()).code, q.limit(), q.toleranceMicros(), q, p.cost());
+      addKey(args, ((RedisCounters) p.counters()).terms(p.quota()), p.cost());
     }
     return args;
   }
@@ -73,15 +78,24 @@ final class Call {
     return args;
   }
 
-  /** Appends one key's six values of acquire.lua; the window and emission come from {@code q}. */
-  static void addKey(
-      List<String> args, String code, long limit, long tolerance, Quota q, long cost) {
-    args.add(code);
-    args.add(Long.toString(limit));
-    args.add(Long.toString(q.windowMicros()));
-    args.add(Long.toString(q.emissionMicros()));
-    args.add(Long.toString(tolerance));
-    args.add(Long.toString(cost));
+  /**
+   * The first five of a key's six values of acquire.lua, all but the cost: its algorithm's code,
+   * limit, window, emission and tolerance; the window and emission come from {@code q}.
+   */
+  static List<String> terms(String code, long limit, long tolerance, Quota q) {
+    return Collections.unmodifiableList(
+        Arrays.asList(
+            code,
+            Long.toString(limit),
+            Long.toString(q.windowMicros()),
+            Long.toString(q.emissionMicros()),
+            Long.toString(tolerance)));
+  }
+
+  /** Appends one key's six values of acquire.lua: its {@link #terms} and the cost. */
+  static void addKey(List<String> args, List<String> terms, long cost) {
+    args.addAll(terms);
+    args.add(cost == 1 ? "1" : Long.toString(cost));
   }
 
   /** ARGV of refund.lua: the time argument, then four values per key. */

@@ -84,7 +84,7 @@ final class Handover {
    */
   static List<String> args(Owed owed, String time) {
     List<String> args = Call.oneRequest(time, 1);
-    Call.addKey(args, owed.code, UNREACHABLE, UNREACHABLE, owed.quota, owed.cost);
+    Call.addKey(args, Call.terms(owed.code, UNREACHABLE, UNREACHABLE, owed.quota), owed.cost);
     return args;
   }
 }

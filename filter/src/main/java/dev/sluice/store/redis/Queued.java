@@ -21,6 +21,11 @@ final class Queued {
   /** Where the last group of alike requests starts in {@link #args}: its request count. */
   private int lastGroup = Call.FIRST_GROUP;
 
+  /** The number of groups, and of requests in the last one, as {@link #args} hold them. */
+  private int groups = 1;
+
+  private int lastGroupRequests = 1;
+
   /** The calls of other identities this one carries in one run (see {@link #bundle}). */
   private List<Queued> bundled;
 
@@ -92,12 +97,13 @@ final class Queued {
     List<String> values = other.args.subList(Call.FIRST_GROUP + 1, other.args.size());
     int end = lastGroup + 1 + values.size();
     if (end == args.size() && args.subList(lastGroup + 1, end).equals(values)) {
-      args.set(lastGroup, Integer.toString(Integer.parseInt(args.get(lastGroup)) + 1));
+      args.set(lastGroup, Integer.toString(++lastGroupRequests));
     } else {
       lastGroup = args.size();
+      lastGroupRequests = 1;
       args.add("1");
       args.addAll(values);
-      args.set(Call.GROUPS, Integer.toString(Integer.parseInt(args.get(Call.GROUPS)) + 1));
+      args.set(Call.GROUPS, Integer.toString(++groups));
     }
   }
 

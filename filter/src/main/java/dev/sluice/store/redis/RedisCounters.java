@@ -1,7 +1,11 @@
 package dev.sluice.store.redis;
 
 import dev.sluice.algo.Algorithm;
+import dev.sluice.algo.Quota;
 import dev.sluice.store.Counters;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A rule's counters in Redis: a key per identity, named by {@link RedisKey}. All rules of one
@@ -30,6 +34,19 @@ final class RedisCounters implements Counters {
       default:
         return "t";
     }
+  }
+
+  /** acquire.lua's terms of each quota of this rule ({@link Call#terms}), made once each. */
+  private final Map<Quota, List<String>> terms = new ConcurrentHashMap<>();
+
+  List<String> terms(Quota quota) {
+    List<String> made = terms.get(quota);
+    if (made == null) {
+      // A rule has a quota per tier at most, each fixed until a reload makes new counters.
+      made = Call.terms(code, quota.limit(), quota.toleranceMicros(), quota);
+      terms.put(quota, made);
+    }
+    return made;
   }
 
   String key(String prefix, String identity) {

@@ -48,12 +48,14 @@ public final class RedisKey {
   static String of(String prefix, String identity, long ruleSalt) {
     Hash128 hash = new Hash128(SEED).of(identity);
     long rest = Hash128.fmix(hash.lo() ^ ruleSalt);
-    char[] name = new char[12];
-    name[0] = '{';
-    put(name, 1, hash.hi(), 3);
-    name[4] = '}';
-    put(name, 5, rest, 7);
-    return new StringBuilder(prefix.length() + name.length).append(prefix).append(name).toString();
+    int at = prefix.length();
+    char[] name = new char[at + 12];
+    prefix.getChars(0, at, name, 0);
+    name[at] = '{';
+    put(name, at + 1, hash.hi(), 3);
+    name[at + 4] = '}';
+    put(name, at + 5, rest, 7);
+    return new String(name);
   }
 
   /** Writes the top {@code count} six-bit groups of {@code bits} as base64url characters. */
