@@ -9,10 +9,6 @@ import dev.sluice.store.Store;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -31,16 +27,11 @@ import redis.clients.jedis.exceptions.JedisException;
  * Breaker} stops calling it and each rule decides by its {@code on_error}: fail_open takes this
  * JVM's share of the limit from a local store ({@link LocalShare}), fail_closed denies. When Redis
  * answers again, what was admitted locally is charged to it before limits are shared again ({@link
- * Handover}), so the switch admits no second limit on top of the local shares.
+ * Handover}), so the switch admits no second limit on top of the local shares. Connecting, handing
+ * over and the fleet's heartbeat run on their own thread ({@link Upkeep}).
  */
 public final class RedisStore implements Store {
   private static final Logger LOG = Logger.getLogger("dev.sluice.store.redis");
-
-  private final Supplier<UnifiedJedis> connector;
-  private final long timeoutMillis;
-
-  /** The client and its pipelines; null until the first successful connection. */
-  private volatile Link link;
 
   private final String prefix;
   private final ScriptTime time;
@@ -48,9 +39,8 @@ public final class RedisStore implements Store {
   private final LocalDenials denials;
   private final LocalShare share;
   private final Carry carry;
-  private final Handover handover;
   private final Fleet fleet;
-  private final ScheduledExecutorService upkeep;
+  private final Upkeep upkeep;
 
   /**
    * @param fleetSize JVMs sharing the limits, or 0 to count them through Redis heartbeats
@@ -81,8 +71,6 @@ public final class RedisStore implements Store {
       long maxLocalKeys,
       ScriptTime time,
       long timeoutMillis) {
-    this.connector = connector;
-    this.timeoutMillis = timeoutMillis;
     this.prefix = prefix;
     this.time = time;
     this.breaker = new Breaker(clock, name);
@@ -90,16 +78,7 @@ public final class RedisStore implements Store {
     this.fleet = new Fleet(prefix, fleetSize);
     this.carry = new Carry(clock);
     this.share = new LocalShare(new MemoryStore(clock, maxLocalKeys, 1_000), fleet, carry);
-    this.handover = new Handover(carry, breaker);
-    this.upkeep =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "sluice-redis-upkeep");
-              t.setDaemon(true);
-              return t;
-            });
-    upkeep();
-    upkeep.scheduleWithFixedDelay(this::upkeep, 1, 1, TimeUnit.SECONDS);
+    this.upkeep = new Upkeep(connector, timeoutMillis, breaker, denials, carry, fleet, time);
   }
 
   /**
@@ -136,7 +115,7 @@ public final class RedisStore implements Store {
       }
     }
     List<Call> calls = Call.byIdentity(permits, keys);
-    Link current = link;
+    Link current = upkeep.link();
     if (current == null) {
       decideLocally(calls, 0);
       return;
@@ -151,7 +130,7 @@ public final class RedisStore implements Store {
       if (pass == Breaker.Pass.PROBE && carry.owes()) {
         // Redis must learn what was admitted here before it decides again: the handover is the
         // probe, off the request's thread.
-        handOverLater(current);
+        upkeep.handOverLater(current);
         decideLocally(calls, done);
         return;
       }
@@ -178,7 +157,7 @@ public final class RedisStore implements Store {
 
   /** Redis cannot answer for calls[from..]; calls before it were taken in Redis. */
   private void decideLocally(List<Call> calls, int from) {
-    Link current = link;
+    Link current = upkeep.link();
     List<Permit> rest = new ArrayList<>();
     List<String> keys = new ArrayList<>();
     for (Call call : calls.subList(from, calls.size())) {
@@ -220,54 +199,9 @@ public final class RedisStore implements Store {
     return fleet.size();
   }
 
-  private void handOverLater(Link current) {
-    try {
-      upkeep.execute(() -> handover.run(current.pipeliner, time.arg()));
-    } catch (RejectedExecutionException e) {
-      // The store is closing: nothing left to hand over to.
-    }
-  }
-
-  private void upkeep() {
-    denials.sweep();
-    carry.forgetEnded();
-    Link current = link;
-    if (current == null) {
-      current = connect();
-    } else if (!breaker.isOpen() && carry.owes()) {
-      // Decided locally around the switch, after the handover had taken its list.
-      handover.run(current.pipeliner, time.arg());
-    }
-    if (current != null && fleet.isAuto()) {
-      fleet.beat(current.redis, time);
-    }
-  }
-
-  private Link connect() {
-    try {
-      UnifiedJedis redis = connector.get();
-      Link connected = new Link(redis, timeoutMillis, breaker);
-      link = connected;
-      handover.run(connected.pipeliner, time.arg());
-      return connected;
-    } catch (RuntimeException e) {
-      breaker.failed(e, Breaker.FAILURES_TO_OPEN);
-      return null;
-    }
-  }
-
   @Override
   public void close() {
-    upkeep.shutdownNow();
-    try {
-      upkeep.awaitTermination(1, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    upkeep.close();
     share.close();
-    Link current = link;
-    if (current != null) {
-      current.close();
-    }
   }
 }

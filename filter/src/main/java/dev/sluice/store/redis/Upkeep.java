@@ -1,0 +1,114 @@
+package dev.sluice.store.redis;
+
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * What a Redis store does off the request path, on one thread, once a second: connects (again and
+ * again while Redis is unreachable, so a store can start before its Redis), hands over what was
+ * admitted locally, beats the fleet's heartbeat and forgets local denials that have ended. It owns
+ * the {@link Link}, which requests only read.
+ */
+final class Upkeep implements AutoCloseable {
+  private final Supplier<UnifiedJedis> connector;
+  private final long timeoutMillis;
+  private final Breaker breaker;
+  private final LocalDenials denials;
+  private final Carry carry;
+  private final Handover handover;
+  private final Fleet fleet;
+  private final ScriptTime time;
+  private final ScheduledExecutorService thread;
+
+  /** The client and its pipelines; null until the first successful connection. */
+  private volatile Link link;
+
+  Upkeep(
+      Supplier<UnifiedJedis> connector,
+      long timeoutMillis,
+      Breaker breaker,
+      LocalDenials denials,
+      Carry carry,
+      Fleet fleet,
+      ScriptTime time) {
+    this.connector = connector;
+    this.timeoutMillis = timeoutMillis;
+    this.breaker = breaker;
+    this.denials = denials;
+    this.carry = carry;
+    this.handover = new Handover(carry, breaker);
+    this.fleet = fleet;
+    this.time = time;
+    this.thread =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "sluice-redis-upkeep");
+              t.setDaemon(true);
+              return t;
+            });
+    run();
+    thread.scheduleWithFixedDelay(this::run, 1, 1, TimeUnit.SECONDS);
+  }
+
+  /** The connected client, or null while Redis has never been reached. */
+  Link link() {
+    return link;
+  }
+
+  /**
+   * Hands over what was admitted locally as the breaker's probe, on this thread rather than the
+   * request's: Redis must learn it before it decides again.
+   */
+  void handOverLater(Link current) {
+    try {
+      thread.execute(() -> handover.run(current.pipeliner, time.arg()));
+    } catch (RejectedExecutionException e) {
+      // The store is closing: nothing left to hand over to.
+    }
+  }
+
+  private void run() {
+    denials.sweep();
+    carry.forgetEnded();
+    Link current = link;
+    if (current == null) {
+      current = connect();
+    } else if (!breaker.isOpen() && carry.owes()) {
+      // Decided locally around the switch, after the handover had taken its list.
+      handover.run(current.pipeliner, time.arg());
+    }
+    if (current != null && fleet.isAuto()) {
+      fleet.beat(current.redis, time);
+    }
+  }
+
+  private Link connect() {
+    try {
+      Link connected = new Link(connector.get(), timeoutMillis, breaker);
+      link = connected;
+      handover.run(connected.pipeliner, time.arg());
+      return connected;
+    } catch (RuntimeException e) {
+      breaker.failed(e, Breaker.FAILURES_TO_OPEN);
+      return null;
+    }
+  }
+
+  @Override
+  public void close() {
+    thread.shutdownNow();
+    try {
+      thread.awaitTermination(1, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    Link current = link;
+    if (current != null) {
+      current.close();
+    }
+  }
+}
