@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -60,6 +62,14 @@ final class Pipeliner implements AutoCloseable {
   private final AtomicInteger callers = new AtomicInteger();
 
   private final Thread[] senders;
+
+  /**
+   * On Redis Cluster, the threads that read the replies of a pipeline spanning several masters, one
+   * per master but the last; Jedis would otherwise start new ones for every such pipeline. Null on
+   * a server without cluster slots.
+   */
+  private final ExecutorService nodeReaders;
+
   private volatile boolean closed;
 
   /**
@@ -72,6 +82,15 @@ final class Pipeliner implements AutoCloseable {
     this.breaker = breaker;
     this.lanes = lanes;
     this.bundles = !(redis instanceof JedisCluster);
+    this.nodeReaders =
+        redis instanceof JedisCluster
+            ? Executors.newCachedThreadPool(
+                r -> {
+                  Thread t = new Thread(r, "sluice-redis-node-reader");
+                  t.setDaemon(true);
+                  return t;
+                })
+            : null;
     this.senders = new Thread[senders];
     for (int i = 0; i < senders; i++) {
       this.senders[i] = new Thread(this::sendQueued, "sluice-redis-pipeline-" + i);
@@ -165,7 +184,8 @@ final class Pipeliner implements AutoCloseable {
    */
   private void pipeline(List<Queued> sends) {
     RuntimeException failure = null;
-    try (AbstractPipeline pipe = redis.pipelined()) {
+    try (AbstractPipeline pipe =
+        nodeReaders == null ? redis.pipelined() : ((JedisCluster) redis).pipelined(nodeReaders)) {
       List<Response<Object>> responses = new ArrayList<>(sends.size());
       for (Queued call : sends) {
         responses.add(
@@ -228,6 +248,9 @@ final class Pipeliner implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+    }
+    if (nodeReaders != null) {
+      nodeReaders.shutdown();
     }
   }
 }

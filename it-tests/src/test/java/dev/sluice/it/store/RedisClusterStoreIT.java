@@ -15,6 +15,8 @@ import dev.sluice.store.Store;
 import dev.sluice.store.StoreContract;
 import dev.sluice.store.redis.RedisSettings;
 import dev.sluice.store.redis.RedisStore;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -129,6 +131,59 @@ class RedisClusterStoreIT {
       }
     }
 
+    /**
+     * Jedis reads a pipeline that spans several masters with worker threads; unless given its own
+     * executor, it starts a thread pool for every such pipeline. Under load (more callers than the
+     * store's lanes, so calls of every master share pipelines) that would be threads by the hundred
+     * a second; the store's readers are reused instead.
+     */
+    @Test
+    void pipelinesSpanningMastersStartNoThreadsOfTheirOwn() throws Exception {
+      List<String> identities = new ArrayList<>();
+      ClusterStores.identitiesByMaster(cluster, "ip=", PER_MASTER)
+          .values()
+          .forEach(identities::addAll);
+      String prefix = prefix();
+      Quota quota = Quota.of(1_000_000, MINUTE, 1_000_000);
+      int callers = 32;
+      int each = 150;
+      AtomicInteger admitted = new AtomicInteger();
+      ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+      long started;
+      try (RedisStore store = ClusterStores.manual(cluster, prefix, clock)) {
+        Counters counters = store.counters("spread", Algorithm.FIXED_WINDOW, MINUTE);
+        take(store, counters, identities.get(0), quota); // connected, scripts loaded
+        long before = threads.getTotalStartedThreadCount();
+        runOnThreads(
+            callers,
+            thread -> {
+              for (int i = 0; i < each; i++) {
+                if (take(
+                    store, counters, identities.get((i + thread) % identities.size()), quota)) {
+                  admitted.incrementAndGet();
+                }
+              }
+            });
+        started = threads.getTotalStartedThreadCount() - before - callers;
+      }
+      System.out.printf(
+          "Cluster pipelines: %d decisions from %d callers started %d threads%n",
+          callers * each, callers, started);
+      assertThat(admitted.get()).isEqualTo(callers * each);
+      long counted = 0;
+      try (JedisCluster reader = ClusterStores.readClient(cluster)) {
+        for (String identity : identities) {
+          String state =
+              reader.get(RedisKeys.key(prefix, identity, "spread", Algorithm.FIXED_WINDOW, MINUTE));
+          counted += RedisKeys.count(state);
+        }
+      }
+      assertThat(counted)
+          .as("decisions counted in Redis, none locally")
+          .isEqualTo(callers * each + 1);
+      assertThat(started).as("threads started beyond the callers").isLessThan(64);
+    }
+
     @Test
     void aRequestDeniedOnOneMasterTakesNothingOnAnother() {
       String prefix = prefix();
@@ -221,10 +276,14 @@ class RedisClusterStoreIT {
     }
 
     private void runOnThreads(ThreadBody body) throws Exception {
-      ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+      runOnThreads(THREADS, body);
+    }
+
+    private void runOnThreads(int threads, ThreadBody body) throws Exception {
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
       try {
         List<Future<?>> done = new ArrayList<>();
-        for (int t = 0; t < THREADS; t++) {
+        for (int t = 0; t < threads; t++) {
           int thread = t;
           done.add(
               pool.submit(
