@@ -16,7 +16,7 @@ public final class PipelinerProbe implements AutoCloseable {
 
   public PipelinerProbe(String host, int port, int senders, int timeoutMillis) {
     redis = new JedisPooled(host, port);
-    pipeliner = new Pipeliner(redis, timeoutMillis, senders, 0, new Breaker(Clock.SYSTEM, "probe"));
+    pipeliner = new Pipeliner(redis, timeoutMillis, senders, 0, new Shards(Clock.SYSTEM, "probe"));
   }
 
   /** The text of the store's acquire script, as it sends it to Redis. */

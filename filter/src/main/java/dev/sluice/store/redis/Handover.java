@@ -31,29 +31,46 @@ final class Handover {
   private static final int CHUNK = 1_024;
 
   private final Carry carry;
-  private final Breaker breaker;
+  private final Shards shards;
 
-  Handover(Carry carry, Breaker breaker) {
+  Handover(Carry carry, Shards shards) {
     this.carry = carry;
-    this.breaker = breaker;
+    this.shards = shards;
   }
 
   /**
-   * Charges everything owed for current windows, then closes the breaker; on failure it stays open.
-   * With the breaker closed already, this charges what was admitted locally around the switch.
+   * Charges what is owed for current windows, then closes {@code probing}, the breaker whose probe
+   * this is (null for none); on failure it stays open. Keys of other masters whose breakers are
+   * open stay owed until their own probe. With every breaker closed already, this charges what was
+   * admitted locally around the switch.
    */
-  synchronized void run(Pipeliner pipeliner, String time) {
+  synchronized void run(Pipeliner pipeliner, String time, Breaker probing) {
     List<Owed> due = carry.due();
+    due.removeIf(owed -> shards.unreachable(owed.key, probing));
     try {
       for (int from = 0; from < due.size(); from += CHUNK) {
         charge(pipeliner, time, due.subList(from, Math.min(due.size(), from + CHUNK)));
       }
     } catch (RuntimeException e) {
       // Whatever it was, the probe must end: a breaker left probing would never close.
-      breaker.probeFailed();
+      if (probing != null) {
+        probing.probeFailed();
+      }
       return;
     }
-    breaker.probeSucceeded(due.size());
+    if (probing != null) {
+      probing.probeSucceeded(due.size());
+    }
+  }
+
+  /** Whether anything admitted locally is owed to the master behind {@code master}. */
+  boolean owes(Breaker master) {
+    for (Owed owed : carry.due()) {
+      if (shards.of(owed.key) == master) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Sends a chunk as one burst of calls, keeps what Redis confirmed, then reports any failure. */

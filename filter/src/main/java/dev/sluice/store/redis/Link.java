@@ -9,9 +9,12 @@ final class Link implements AutoCloseable {
   final UnifiedJedis redis;
   final Pipeliner pipeliner;
 
-  Link(UnifiedJedis redis, long timeoutMillis, Breaker breaker) {
+  Link(UnifiedJedis redis, long timeoutMillis, Shards shards) {
     this.redis = redis;
-    this.pipeliner = new Pipeliner(redis, timeoutMillis, SENDERS, 8, breaker);
+    if (redis instanceof ClusterClient) {
+      shards.locate(((ClusterClient) redis)::masterOf);
+    }
+    this.pipeliner = new Pipeliner(redis, timeoutMillis, SENDERS, 8, shards);
   }
 
   /**

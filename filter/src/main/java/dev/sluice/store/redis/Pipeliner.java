@@ -1,7 +1,9 @@
 package dev.sluice.store.redis;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
@@ -15,6 +17,7 @@ import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
@@ -48,7 +51,7 @@ final class Pipeliner implements AutoCloseable {
 
   private final UnifiedJedis redis;
   private final long timeoutNanos;
-  private final Breaker breaker;
+  private final Shards shards;
   private final BlockingQueue<Queued> queue = new ArrayBlockingQueue<>(QUEUE);
   private final int lanes;
 
@@ -76,10 +79,10 @@ final class Pipeliner implements AutoCloseable {
    * @param senders threads that send what callers queued
    * @param lanes up to this many callers at once send their own call; beyond, calls are queued
    */
-  Pipeliner(UnifiedJedis redis, long timeoutMillis, int senders, int lanes, Breaker breaker) {
+  Pipeliner(UnifiedJedis redis, long timeoutMillis, int senders, int lanes, Shards shards) {
     this.redis = redis;
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-    this.breaker = breaker;
+    this.shards = shards;
     this.lanes = lanes;
     this.bundles = !(redis instanceof JedisCluster);
     this.nodeReaders =
@@ -151,7 +154,7 @@ final class Pipeliner implements AutoCloseable {
     if (!queue.offer(call)) {
       JedisException full = new JedisException("Sluice's queue of Redis calls is full");
       call.fail(full);
-      breaker.failed(full);
+      shards.of(call.keys.get(0)).failed(full);
     }
   }
 
@@ -181,49 +184,84 @@ final class Pipeliner implements AutoCloseable {
   /**
    * Sends by SHA-1; what a server answered NOSCRIPT to is queued once more, to go by text. Queued,
    * not sent at once: a caller sending its own pipeline must not wait for a second round trip.
+   *
+   * <p>Each master's breaker hears once per round trip whether that master answered: a failed batch
+   * is one failure of Redis, not one per call in it (the breaker would take each after the first
+   * few for a failed probe, and pause for seconds). On Redis Cluster a pipeline reaches every
+   * master holding one of its calls; one that cannot be reached, or whose replies never come, fails
+   * only its own calls, and is not tried again in the same round trip.
    */
   private void pipeline(List<Queued> sends) {
-    RuntimeException failure = null;
+    // The masters of this round trip: null while one answers, else why it failed.
+    Map<Breaker, RuntimeException> masters = new IdentityHashMap<>();
+    Breaker[] breakers = new Breaker[sends.size()];
+    for (int i = 0; i < sends.size(); i++) {
+      breakers[i] = shards.of(sends.get(i).keys.get(0));
+      masters.put(breakers[i], null);
+    }
+    // Opening the pipeline may fail too: a connection made anew times out on a paused server.
     try (AbstractPipeline pipe =
         nodeReaders == null ? redis.pipelined() : ((JedisCluster) redis).pipelined(nodeReaders)) {
       List<Response<Object>> responses = new ArrayList<>(sends.size());
-      for (Queued call : sends) {
-        responses.add(
-            call.byText
-                ? pipe.eval(call.script.text(), call.keys, call.args)
-                : pipe.evalsha(call.script.sha1(), call.keys, call.args));
+      for (int i = 0; i < sends.size(); i++) {
+        Queued call = sends.get(i);
+        Breaker master = breakers[i];
+        Response<Object> response = null;
+        if (masters.get(master) == null) {
+          try {
+            response =
+                call.byText
+                    ? pipe.eval(call.script.text(), call.keys, call.args)
+                    : pipe.evalsha(call.script.sha1(), call.keys, call.args);
+          } catch (RuntimeException e) { // its master cannot be reached
+            masters.put(master, e);
+          }
+        }
+        responses.add(response);
       }
       pipe.sync();
       for (int i = 0; i < sends.size(); i++) {
-        answer(sends.get(i), responses.get(i));
+        RuntimeException failed = masters.get(breakers[i]);
+        if (failed == null && !answer(sends.get(i), responses.get(i))) {
+          failed = new JedisConnectionException("no reply: the connection to its master failed");
+          masters.put(breakers[i], failed);
+        }
+        if (failed != null) {
+          sends.get(i).fail(failed);
+        }
       }
     } catch (RuntimeException e) {
-      failure = e;
-      for (Queued call : sends) {
-        call.fail(e);
+      for (int i = 0; i < sends.size(); i++) {
+        sends.get(i).fail(e);
+        masters.put(breakers[i], e);
       }
     }
-    // Once per round trip: a failed batch is one failure of Redis, not one per call in it (the
-    // breaker would take each after the first few for a failed probe, and pause for seconds).
-    if (failure == null) {
-      breaker.answered();
-    } else {
-      breaker.failed(failure);
+    for (Map.Entry<Breaker, RuntimeException> master : masters.entrySet()) {
+      if (master.getValue() == null) {
+        master.getKey().answered();
+      } else {
+        master.getKey().failed(master.getValue());
+      }
     }
   }
 
   /**
-   * Hands {@code call} its reply. Redis answered, whatever it answered, so nothing here counts
-   * against the breaker: a script error or a key of another type fails that call (decided locally)
-   * but is no outage. A bundle refused that way is sent again call by call, so only the call at
-   * fault fails.
+   * Hands {@code call} its reply, or returns false if none came: reading from its master failed
+   * (Jedis leaves the replies of a cluster master it lost unset). Redis answered otherwise,
+   * whatever it answered, so nothing here counts against the breaker: a script error or a key of
+   * another type fails that call (decided locally) but is no outage. A bundle refused that way is
+   * sent again call by call, so only the call at fault fails.
    */
-  private void answer(Queued call, Response<Object> response) {
+  private boolean answer(Queued call, Response<Object> response) {
+    Object reply;
     try {
-      call.complete(response.get());
+      reply = response.get();
+    } catch (IllegalStateException e) {
+      return false;
     } catch (JedisNoScriptException e) {
       call.byText = true;
       enqueue(call);
+      return true;
     } catch (RuntimeException e) {
       List<Queued> members = call.unbundle();
       if (members.isEmpty()) {
@@ -232,7 +270,10 @@ final class Pipeliner implements AutoCloseable {
       for (Queued member : members) {
         enqueue(member);
       }
+      return true;
     }
+    call.complete(reply);
+    return true;
   }
 
   /**

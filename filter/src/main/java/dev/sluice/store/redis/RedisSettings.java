@@ -13,10 +13,10 @@ import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
-import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.JedisSentineled;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.providers.ClusterConnectionProvider;
 
 /**
  * Where Redis is and how to talk to it: one server ({@code url}), a Cluster (seed nodes) or a
@@ -89,8 +89,9 @@ public final class RedisSettings {
       // The slot map is refreshed every second: decisions go through pipelines, and a cluster
       // pipeline never refreshes it itself, so after a failover (or a resharding) every call for
       // the moved slots would go to the old master forever.
-      return new JedisCluster(
-          hostsAndPorts(), client, pool, TOPOLOGY_REFRESH, 1, Duration.ofMillis(timeoutMillis));
+      return new ClusterClient(
+          new ClusterConnectionProvider(hostsAndPorts(), client, pool, TOPOLOGY_REFRESH),
+          Duration.ofMillis(timeoutMillis));
     }
     if (sentinelMaster != null) {
       return new JedisSentineled(sentinelMaster, client, pool, hostsAndPorts(), client);

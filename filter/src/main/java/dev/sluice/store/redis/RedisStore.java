@@ -35,10 +35,9 @@ public final class RedisStore implements Store {
 
   private final String prefix;
   private final ScriptTime time;
-  private final Breaker breaker;
+  private final Shards shards;
   private final LocalDenials denials;
   private final LocalShare share;
-  private final Carry carry;
   private final Fleet fleet;
   private final Upkeep upkeep;
 
@@ -73,12 +72,12 @@ public final class RedisStore implements Store {
       long timeoutMillis) {
     this.prefix = prefix;
     this.time = time;
-    this.breaker = new Breaker(clock, name);
+    this.shards = new Shards(clock, name);
     this.denials = new LocalDenials(clock);
     this.fleet = new Fleet(prefix, fleetSize);
-    this.carry = new Carry(clock);
+    Carry carry = new Carry(clock);
     this.share = new LocalShare(new MemoryStore(clock, maxLocalKeys, 1_000), fleet, carry);
-    this.upkeep = new Upkeep(connector, timeoutMillis, breaker, denials, carry, fleet, time);
+    this.upkeep = new Upkeep(connector, timeoutMillis, shards, denials, carry, fleet, time);
   }
 
   /**
@@ -122,15 +121,16 @@ public final class RedisStore implements Store {
     }
     for (int done = 0; done < calls.size(); done++) {
       Call call = calls.get(done);
+      Breaker breaker = shards.of(call.keys.get(0));
       Breaker.Pass pass = breaker.pass();
       if (pass == Breaker.Pass.LOCAL) {
         decideLocally(calls, done);
         return;
       }
-      if (pass == Breaker.Pass.PROBE && carry.owes()) {
+      if (pass == Breaker.Pass.PROBE && upkeep.owes(breaker)) {
         // Redis must learn what was admitted here before it decides again: the handover is the
         // probe, off the request's thread.
-        upkeep.handOverLater(current);
+        upkeep.handOverLater(current, breaker);
         decideLocally(calls, done);
         return;
       }

@@ -16,7 +16,7 @@ import redis.clients.jedis.UnifiedJedis;
 final class Upkeep implements AutoCloseable {
   private final Supplier<UnifiedJedis> connector;
   private final long timeoutMillis;
-  private final Breaker breaker;
+  private final Shards shards;
   private final LocalDenials denials;
   private final Carry carry;
   private final Handover handover;
@@ -30,17 +30,17 @@ final class Upkeep implements AutoCloseable {
   Upkeep(
       Supplier<UnifiedJedis> connector,
       long timeoutMillis,
-      Breaker breaker,
+      Shards shards,
       LocalDenials denials,
       Carry carry,
       Fleet fleet,
       ScriptTime time) {
     this.connector = connector;
     this.timeoutMillis = timeoutMillis;
-    this.breaker = breaker;
+    this.shards = shards;
     this.denials = denials;
     this.carry = carry;
-    this.handover = new Handover(carry, breaker);
+    this.handover = new Handover(carry, shards);
     this.fleet = fleet;
     this.time = time;
     this.thread =
@@ -59,13 +59,18 @@ final class Upkeep implements AutoCloseable {
     return link;
   }
 
+  /** Whether what was admitted locally is owed to the master behind {@code master}. */
+  boolean owes(Breaker master) {
+    return handover.owes(master);
+  }
+
   /**
-   * Hands over what was admitted locally as the breaker's probe, on this thread rather than the
-   * request's: Redis must learn it before it decides again.
+   * Hands over what was admitted locally as the probe of {@code probing}, on this thread rather
+   * than the request's: Redis must learn it before it decides again.
    */
-  void handOverLater(Link current) {
+  void handOverLater(Link current, Breaker probing) {
     try {
-      thread.execute(() -> handover.run(current.pipeliner, time.arg()));
+      thread.execute(() -> handover.run(current.pipeliner, time.arg(), probing));
     } catch (RejectedExecutionException e) {
       // The store is closing: nothing left to hand over to.
     }
@@ -77,9 +82,10 @@ final class Upkeep implements AutoCloseable {
     Link current = link;
     if (current == null) {
       current = connect();
-    } else if (!breaker.isOpen() && carry.owes()) {
-      // Decided locally around the switch, after the handover had taken its list.
-      handover.run(current.pipeliner, time.arg());
+    } else if (carry.owes()) {
+      // Decided locally around a switch, after the handover had taken its list; keys of masters
+      // still failing wait for their probe.
+      handover.run(current.pipeliner, time.arg(), null);
     }
     if (current != null && fleet.isAuto()) {
       fleet.beat(current.redis, time);
@@ -88,12 +94,12 @@ final class Upkeep implements AutoCloseable {
 
   private Link connect() {
     try {
-      Link connected = new Link(connector.get(), timeoutMillis, breaker);
+      Link connected = new Link(connector.get(), timeoutMillis, shards);
       link = connected;
-      handover.run(connected.pipeliner, time.arg());
+      handover.run(connected.pipeliner, time.arg(), shards.whole());
       return connected;
     } catch (RuntimeException e) {
-      breaker.failed(e, Breaker.FAILURES_TO_OPEN);
+      shards.whole().failed(e, Breaker.FAILURES_TO_OPEN);
       return null;
     }
   }

@@ -10,6 +10,7 @@ import java.net.ServerSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPooled;
 
 /**
@@ -21,9 +22,10 @@ class HandoverTest {
   private static final Quota HUNDRED = Quota.of(100, MINUTE, 100);
 
   private final ManualClock clock = new ManualClock(10 * MINUTE);
-  private final Breaker breaker = new Breaker(clock, "nowhere");
+  private final Shards shards = new Shards(clock, "nowhere");
+  private final Breaker breaker = shards.whole();
   private final Carry carry = new Carry(clock);
-  private final Handover handover = new Handover(carry, breaker);
+  private final Handover handover = new Handover(carry, shards);
   private JedisPooled nowhere;
   private Pipeliner pipeliner;
 
@@ -34,7 +36,7 @@ class HandoverTest {
       closedPort = socket.getLocalPort();
     }
     nowhere = new JedisPooled("127.0.0.1", closedPort);
-    pipeliner = new Pipeliner(nowhere, 5_000, 1, 1, breaker);
+    pipeliner = new Pipeliner(nowhere, 5_000, 1, 1, shards);
     breaker.failed(new RuntimeException("Redis went away"), Breaker.FAILURES_TO_OPEN);
     clock.advance(Breaker.FIRST_PAUSE_MILLIS * 1000);
     assertThat(breaker.pass())
@@ -53,7 +55,7 @@ class HandoverTest {
     carry.remember("a", "f", HUNDRED, 30);
     carry.remember("b", "t", HUNDRED, 20);
 
-    handover.run(pipeliner, "0");
+    handover.run(pipeliner, "0", breaker);
 
     assertThat(breaker.isOpen()).isTrue();
     assertThat(carry.due())
@@ -71,8 +73,35 @@ class HandoverTest {
     carry.remember("a", "f", HUNDRED, 30);
     clock.advance(MINUTE); // that window is over: nothing left to charge
 
-    handover.run(pipeliner, "0");
+    handover.run(pipeliner, "0", breaker);
 
     assertThat(breaker.isOpen()).as("no call was made, so none failed").isFalse();
+  }
+
+  /**
+   * On Redis Cluster a master's probe charges what its own keys owe; keys of another master that is
+   * failing too wait for that master's probe (here they would fail: nothing listens).
+   */
+  @Test
+  void aMastersProbeLeavesWhatAnotherFailingMasterIsOwed() {
+    HostAndPort first = new HostAndPort("127.0.0.1", 7001);
+    HostAndPort second = new HostAndPort("127.0.0.1", 7002);
+    shards.locate(key -> key.startsWith("1") ? first : second);
+    Breaker probed = shards.of("1x");
+    Breaker other = shards.of("2x");
+    for (Breaker b : new Breaker[] {probed, other}) {
+      b.failed(new RuntimeException("master went away"), Breaker.FAILURES_TO_OPEN);
+    }
+    carry.remember("2x", "f", HUNDRED, 30);
+    clock.advance(Breaker.FIRST_PAUSE_MILLIS * 1000);
+    assertThat(probed.pass()).isEqualTo(Breaker.Pass.PROBE);
+    assertThat(handover.owes(probed)).isFalse();
+    assertThat(handover.owes(other)).isTrue();
+
+    handover.run(pipeliner, "0", probed);
+
+    assertThat(probed.isOpen()).as("nothing of its own to charge").isFalse();
+    assertThat(other.isOpen()).isTrue();
+    assertThat(carry.due()).extracting(o -> o.key + "=" + o.cost).containsExactly("2x=30");
   }
 }

@@ -40,7 +40,8 @@ class PipelinerIT {
   private static JedisPooled admin;
 
   private final String key = "pipe:{k" + KEYS.incrementAndGet() + "}:t";
-  private final Breaker breaker = new Breaker(Clock.SYSTEM, "test");
+  private final Shards shards = new Shards(Clock.SYSTEM, "test");
+  private final Breaker breaker = shards.whole();
   private final List<AutoCloseable> closing = new ArrayList<>();
 
   @BeforeAll
@@ -188,7 +189,7 @@ class PipelinerIT {
   }
 
   private Pipeliner pipeliner(Watched client, long timeoutMillis, int senders) {
-    Pipeliner pipeliner = new Pipeliner(client, timeoutMillis, senders, senders, breaker);
+    Pipeliner pipeliner = new Pipeliner(client, timeoutMillis, senders, senders, shards);
     closing.add(pipeliner);
     return pipeliner;
   }
