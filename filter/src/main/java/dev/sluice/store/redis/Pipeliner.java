@@ -1,9 +1,7 @@
 package dev.sluice.store.redis;
 
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
@@ -15,11 +13,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.JedisCluster;
-import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * Coalesces the script calls of concurrent requests onto a few connections as pipelines: one round
@@ -41,9 +36,10 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  *
  * <p>A caller waits for its answer at most the decision budget (one that sends its own pipeline
  * waits on the socket, whose timeout {@link RedisSettings} sets to the budget); past it the call
- * counts as failed for the caller and is never sent again: it may still run and count. The {@link
- * Breaker} hears how Redis answered each round trip, not whether its callers still waited: a pause
- * of this JVM that outlasts the budget times out every waiting caller, but it is no Redis failure.
+ * counts as failed for the caller and is never sent again: it may still run and count. Each
+ * master's {@link Breaker} hears how Redis answered each round trip ({@link RoundTrip}), not
+ * whether its callers still waited: a pause of this JVM that outlasts the budget times out every
+ * waiting caller, but it is no Redis failure.
  */
 final class Pipeliner implements AutoCloseable {
   private static final int MAX_BATCH = 256;
@@ -178,102 +174,14 @@ final class Pipeliner implements AutoCloseable {
     List<Queued> batch = new ArrayList<>();
     batch.add(first);
     queue.drainTo(batch, MAX_BATCH - 1);
-    pipeline(Batch.sends(batch, bundles));
+    RoundTrip.run(this::open, Batch.sends(batch, bundles), shards, this::enqueue);
   }
 
   /**
-   * Sends by SHA-1; what a server answered NOSCRIPT to is queued once more, to go by text. Queued,
-   * not sent at once: a caller sending its own pipeline must not wait for a second round trip.
-   *
-   * <p>Each master's breaker hears once per round trip whether that master answered: a failed batch
-   * is one failure of Redis, not one per call in it (the breaker would take each after the first
-   * few for a failed probe, and pause for seconds). On Redis Cluster a pipeline reaches every
-   * master holding one of its calls; one that cannot be reached, or whose replies never come, fails
-   * only its own calls, and is not tried again in the same round trip.
+   * A pipeline on the client; on Redis Cluster, one whose masters' replies the node readers read.
    */
-  private void pipeline(List<Queued> sends) {
-    // The masters of this round trip: null while one answers, else why it failed.
-    Map<Breaker, RuntimeException> masters = new IdentityHashMap<>();
-    Breaker[] breakers = new Breaker[sends.size()];
-    for (int i = 0; i < sends.size(); i++) {
-      breakers[i] = shards.of(sends.get(i).keys.get(0));
-      masters.put(breakers[i], null);
-    }
-    // Opening the pipeline may fail too: a connection made anew times out on a paused server.
-    try (AbstractPipeline pipe =
-        nodeReaders == null ? redis.pipelined() : ((JedisCluster) redis).pipelined(nodeReaders)) {
-      List<Response<Object>> responses = new ArrayList<>(sends.size());
-      for (int i = 0; i < sends.size(); i++) {
-        Queued call = sends.get(i);
-        Breaker master = breakers[i];
-        Response<Object> response = null;
-        if (masters.get(master) == null) {
-          try {
-            response =
-                call.byText
-                    ? pipe.eval(call.script.text(), call.keys, call.args)
-                    : pipe.evalsha(call.script.sha1(), call.keys, call.args);
-          } catch (RuntimeException e) { // its master cannot be reached
-            masters.put(master, e);
-          }
-        }
-        responses.add(response);
-      }
-      pipe.sync();
-      for (int i = 0; i < sends.size(); i++) {
-        RuntimeException failed = masters.get(breakers[i]);
-        if (failed == null && !answer(sends.get(i), responses.get(i))) {
-          failed = new JedisConnectionException("no reply: the connection to its master failed");
-          masters.put(breakers[i], failed);
-        }
-        if (failed != null) {
-          sends.get(i).fail(failed);
-        }
-      }
-    } catch (RuntimeException e) {
-      for (int i = 0; i < sends.size(); i++) {
-        sends.get(i).fail(e);
-        masters.put(breakers[i], e);
-      }
-    }
-    for (Map.Entry<Breaker, RuntimeException> master : masters.entrySet()) {
-      if (master.getValue() == null) {
-        master.getKey().answered();
-      } else {
-        master.getKey().failed(master.getValue());
-      }
-    }
-  }
-
-  /**
-   * Hands {@code call} its reply, or returns false if none came: reading from its master failed
-   * (Jedis leaves the replies of a cluster master it lost unset). Redis answered otherwise,
-   * whatever it answered, so nothing here counts against the breaker: a script error or a key of
-   * another type fails that call (decided locally) but is no outage. A bundle refused that way is
-   * sent again call by call, so only the call at fault fails.
-   */
-  private boolean answer(Queued call, Response<Object> response) {
-    Object reply;
-    try {
-      reply = response.get();
-    } catch (IllegalStateException e) {
-      return false;
-    } catch (JedisNoScriptException e) {
-      call.byText = true;
-      enqueue(call);
-      return true;
-    } catch (RuntimeException e) {
-      List<Queued> members = call.unbundle();
-      if (members.isEmpty()) {
-        call.fail(e);
-      }
-      for (Queued member : members) {
-        enqueue(member);
-      }
-      return true;
-    }
-    call.complete(reply);
-    return true;
+  private AbstractPipeline open() {
+    return nodeReaders == null ? redis.pipelined() : ((JedisCluster) redis).pipelined(nodeReaders);
   }
 
   /**

@@ -1,0 +1,116 @@
+package dev.sluice.store.redis;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+
+/**
+ * One round trip of the {@link Pipeliner}: a pipeline of script calls, each handed its reply or its
+ * failure, and each master's {@link Breaker} told once how it answered.
+ */
+final class RoundTrip {
+  private RoundTrip() {}
+
+  /**
+   * Sends {@code sends} by SHA-1 on a pipeline {@code open} makes; what a server answered NOSCRIPT
+   * to goes to {@code again}, to be sent once more by text (queued, not sent at once: a caller
+   * sending its own pipeline must not wait for a second round trip).
+   *
+   * <p>Each master's breaker hears once per round trip whether that master answered: a failed batch
+   * is one failure of Redis, not one per call in it (the breaker would take each after the first
+   * few for a failed probe, and pause for seconds). On Redis Cluster a pipeline reaches every
+   * master holding one of its calls; one that cannot be reached, or whose replies never come, fails
+   * only its own calls, and is not tried again in the same round trip.
+   */
+  static void run(
+      Supplier<AbstractPipeline> open, List<Queued> sends, Shards shards, Consumer<Queued> again) {
+    // The masters of this round trip: null while one answers, else why it failed.
+    Map<Breaker, RuntimeException> masters = new IdentityHashMap<>();
+    Breaker[] breakers = new Breaker[sends.size()];
+    for (int i = 0; i < sends.size(); i++) {
+      breakers[i] = shards.of(sends.get(i).keys.get(0));
+      masters.put(breakers[i], null);
+    }
+    // Opening the pipeline may fail too: a connection made anew times out on a paused server.
+    try (AbstractPipeline pipe = open.get()) {
+      List<Response<Object>> responses = new ArrayList<>(sends.size());
+      for (int i = 0; i < sends.size(); i++) {
+        Queued call = sends.get(i);
+        Breaker master = breakers[i];
+        Response<Object> response = null;
+        if (masters.get(master) == null) {
+          try {
+            response =
+                call.byText
+                    ? pipe.eval(call.script.text(), call.keys, call.args)
+                    : pipe.evalsha(call.script.sha1(), call.keys, call.args);
+          } catch (RuntimeException e) { // its master cannot be reached
+            masters.put(master, e);
+          }
+        }
+        responses.add(response);
+      }
+      pipe.sync();
+      for (int i = 0; i < sends.size(); i++) {
+        RuntimeException failed = masters.get(breakers[i]);
+        if (failed == null && !answer(sends.get(i), responses.get(i), again)) {
+          failed = new JedisConnectionException("no reply: the connection to its master failed");
+          masters.put(breakers[i], failed);
+        }
+        if (failed != null) {
+          sends.get(i).fail(failed);
+        }
+      }
+    } catch (RuntimeException e) {
+      for (int i = 0; i < sends.size(); i++) {
+        sends.get(i).fail(e);
+        masters.put(breakers[i], e);
+      }
+    }
+    for (Map.Entry<Breaker, RuntimeException> master : masters.entrySet()) {
+      if (master.getValue() == null) {
+        master.getKey().answered();
+      } else {
+        master.getKey().failed(master.getValue());
+      }
+    }
+  }
+
+  /**
+   * Hands {@code call} its reply, or returns false if none came: reading from its master failed
+   * (Jedis leaves the replies of a cluster master it lost unset). Redis answered otherwise,
+   * whatever it answered, so nothing here counts against the breaker: a script error or a key of
+   * another type fails that call (decided locally) but is no outage. A bundle refused that way is
+   * sent again call by call, so only the call at fault fails.
+   */
+  private static boolean answer(Queued call, Response<Object> response, Consumer<Queued> again) {
+    Object reply;
+    try {
+      reply = response.get();
+    } catch (IllegalStateException e) {
+      return false;
+    } catch (JedisNoScriptException e) {
+      call.byText = true;
+      again.accept(call);
+      return true;
+    } catch (RuntimeException e) {
+      List<Queued> members = call.unbundle();
+      if (members.isEmpty()) {
+        call.fail(e);
+      }
+      for (Queued member : members) {
+        again.accept(member);
+      }
+      return true;
+    }
+    call.complete(reply);
+    return true;
+  }
+}
