@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 import java.util.logging.Logger;
 
 /**
@@ -57,6 +58,19 @@ final class Carry {
   /** Whether anything is remembered, possibly of windows that are over. */
   boolean owes() {
     return !owed.isEmpty();
+  }
+
+  /**
+   * Whether anything is remembered for a key {@code which} accepts, possibly of windows that are
+   * over; it stops at the first such key, without copying.
+   */
+  boolean owes(Predicate<String> which) {
+    for (String key : owed.keySet()) {
+      if (which.test(key)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** What is owed for windows still current, one entry per key; forgets the rest. */

@@ -65,12 +65,7 @@ final class Handover {
 
   /** Whether anything admitted locally is owed to the master behind {@code master}. */
   boolean owes(Breaker master) {
-    for (Owed owed : carry.due()) {
-      if (shards.of(owed.key) == master) {
-        return true;
-      }
-    }
-    return false;
+    return carry.owes(key -> shards.of(key) == master);
   }
 
   /** Sends a chunk as one burst of calls, keeps what Redis confirmed, then reports any failure. */
