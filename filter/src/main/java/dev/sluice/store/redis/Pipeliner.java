@@ -171,7 +171,7 @@ final class Pipeliner implements AutoCloseable {
 
   /** Sends {@code first} and whatever else waits as one pipeline, holding a lane. */
   private void send(Queued first) {
-    List<Queued> batch = new ArrayList<>();
+    List<Queued> batch = new ArrayList<>(Math.min(MAX_BATCH, 1 + queue.size()));
     batch.add(first);
     queue.drainTo(batch, MAX_BATCH - 1);
     RoundTrip.run(this::open, Batch.sends(batch, bundles), shards, this::enqueue);

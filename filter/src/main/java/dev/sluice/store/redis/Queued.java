@@ -67,8 +67,14 @@ final class Queued {
    * calls must share their time argument.
    */
   static Queued bundle(List<Queued> calls) {
-    List<String> keys = new ArrayList<>();
-    List<String> args = new ArrayList<>();
+    int keyCount = 0;
+    int argCount = 2;
+    for (Queued call : calls) {
+      keyCount += call.keys.size();
+      argCount += call.args.size() - Call.CALLS - 1;
+    }
+    List<String> keys = new ArrayList<>(keyCount);
+    List<String> args = new ArrayList<>(argCount);
     args.add(calls.get(0).args.get(0));
     args.add(Integer.toString(calls.size()));
     for (Queued call : calls) {
