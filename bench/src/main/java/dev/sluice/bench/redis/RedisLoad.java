@@ -29,7 +29,8 @@ public final class RedisLoad {
           "sluice", "Sluice",
           "script", "EVALSHA per call",
           "bucket4j", "Bucket4j",
-          "batching", "Bucket4j batching");
+          "batching", "Bucket4j batching",
+          "none", "no limiter (the driver alone)");
 
   private final LocalRedis redis;
   private final Map<String, String> options;
@@ -113,6 +114,10 @@ public final class RedisLoad {
             // apart, as waking it up at each send time costs about that much.
             int t = Math.max(8, best.threads());
             phase(limiter, keys, t, best.result().perSecond() / 2);
+            if (limiter.equals("sluice")) {
+              // The driver's own floor: the same schedule with a call that does nothing.
+              phase("none", keys, t, best.result().perSecond() / 2);
+            }
           }
         }
       }
@@ -150,6 +155,7 @@ public final class RedisLoad {
     int pool = Integer.parseInt(option("pool", Integer.toString(maxThreads)));
     return switch (limiter) {
       case "sluice" -> new SluiceContender(redis.port(), keys);
+      case "none" -> new NoLimiter();
       case "script" -> new ScriptContender(redis.port(), keys, pool);
       case "bucket4j" -> new Bucket4jContender(redis.port(), keys, false, pool, keep);
       case "batching" -> new Bucket4jContender(redis.port(), keys, true, pool, keep);
