@@ -13,10 +13,11 @@ import redis.clients.jedis.JedisPooled;
 public final class PipelinerProbe implements AutoCloseable {
   private final JedisPooled redis;
   private final Pipeliner pipeliner;
+  private final Breaker breaker = new Breaker(Clock.SYSTEM, "probe");
 
   public PipelinerProbe(String host, int port, int senders, int timeoutMillis) {
     redis = new JedisPooled(host, port);
-    pipeliner = new Pipeliner(redis, timeoutMillis, senders, 0, new Shards(Clock.SYSTEM, "probe"));
+    pipeliner = new Pipeliner(redis, timeoutMillis, senders, 0);
   }
 
   /** The text of the store's acquire script, as it sends it to Redis. */
@@ -26,7 +27,7 @@ public final class PipelinerProbe implements AutoCloseable {
 
   /** Runs acquire.lua through the pipeliner; the reply is four integers per key. */
   public List<?> acquire(List<String> keys, List<String> args) {
-    return (List<?>) pipeliner.run(Script.ACQUIRE, keys, args);
+    return (List<?>) pipeliner.run(Script.ACQUIRE, breaker, keys, args);
   }
 
   @Override

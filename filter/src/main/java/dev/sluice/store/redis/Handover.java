@@ -74,7 +74,11 @@ final class Handover {
     List<Future<Object>> replies = new ArrayList<>(chunk.size());
     for (Owed owed : chunk) {
       replies.add(
-          pipeliner.submit(Script.ACQUIRE, Collections.singletonList(owed.key), args(owed, time)));
+          pipeliner.submit(
+              Script.ACQUIRE,
+              shards.of(owed.key),
+              Collections.singletonList(owed.key),
+              args(owed, time)));
     }
     JedisException failure = null;
     for (int i = 0; i < chunk.size(); i++) {

@@ -14,7 +14,7 @@ final class Link implements AutoCloseable {
     if (redis instanceof ClusterClient) {
       shards.locate(((ClusterClient) redis)::masterOf);
     }
-    this.pipeliner = new Pipeliner(redis, timeoutMillis, SENDERS, 8, shards);
+    this.pipeliner = new Pipeliner(redis, timeoutMillis, SENDERS, 8);
   }
 
   /**

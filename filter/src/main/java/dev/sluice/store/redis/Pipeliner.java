@@ -47,7 +47,6 @@ final class Pipeliner implements AutoCloseable {
 
   private final UnifiedJedis redis;
   private final long timeoutNanos;
-  private final Shards shards;
   private final BlockingQueue<Queued> queue = new ArrayBlockingQueue<>(QUEUE);
   private final int lanes;
 
@@ -75,10 +74,9 @@ final class Pipeliner implements AutoCloseable {
    * @param senders threads that send what callers queued
    * @param lanes up to this many callers at once send their own call; beyond, calls are queued
    */
-  Pipeliner(UnifiedJedis redis, long timeoutMillis, int senders, int lanes, Shards shards) {
+  Pipeliner(UnifiedJedis redis, long timeoutMillis, int senders, int lanes) {
     this.redis = redis;
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-    this.shards = shards;
     this.lanes = lanes;
     this.bundles = !(redis instanceof JedisCluster);
     this.nodeReaders =
@@ -98,10 +96,13 @@ final class Pipeliner implements AutoCloseable {
     }
   }
 
-  /** Runs {@code script}, batched with whatever else is waiting; throws on failure or timeout. */
-  Object run(Script script, List<String> keys, List<String> args) {
+  /**
+   * Runs {@code script}, batched with whatever else is waiting; throws on failure or timeout.
+   * {@code master} is the breaker of the master holding {@code keys}.
+   */
+  Object run(Script script, Breaker master, List<String> keys, List<String> args) {
     long deadline = deadlineFromNow();
-    Queued call = new Queued(script, keys, args);
+    Queued call = new Queued(script, master, keys, args);
     try {
       if (callers.incrementAndGet() <= lanes) {
         send(call);
@@ -119,8 +120,8 @@ final class Pipeliner implements AutoCloseable {
    * many calls (a handover does); collect its reply with {@link #await}. {@code args} must be
    * mutable.
    */
-  Future<Object> submit(Script script, List<String> keys, List<String> args) {
-    Queued call = new Queued(script, keys, args);
+  Future<Object> submit(Script script, Breaker master, List<String> keys, List<String> args) {
+    Queued call = new Queued(script, master, keys, args);
     enqueue(call);
     return call.result;
   }
@@ -150,7 +151,7 @@ final class Pipeliner implements AutoCloseable {
     if (!queue.offer(call)) {
       JedisException full = new JedisException("Sluice's queue of Redis calls is full");
       call.fail(full);
-      shards.of(call.keys.get(0)).failed(full);
+      call.master.failed(full);
     }
   }
 
@@ -174,7 +175,7 @@ final class Pipeliner implements AutoCloseable {
     List<Queued> batch = new ArrayList<>(Math.min(MAX_BATCH, 1 + queue.size()));
     batch.add(first);
     queue.drainTo(batch, MAX_BATCH - 1);
-    RoundTrip.run(this::open, Batch.sends(batch, bundles), shards, this::enqueue);
+    RoundTrip.run(this::open, Batch.sends(batch, bundles), this::enqueue);
   }
 
   /**

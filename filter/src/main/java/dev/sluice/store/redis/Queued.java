@@ -8,6 +8,12 @@ import java.util.concurrent.CompletableFuture;
 /** One script call waiting in the {@link Pipeliner}, and the calls merged into it. */
 final class Queued {
   final Script script;
+
+  /**
+   * The breaker of the master that holds {@link #keys}: it hears how this call's round trip went.
+   */
+  final Breaker master;
+
   final List<String> keys;
   final List<String> args;
   final CompletableFuture<Object> result = new CompletableFuture<>();
@@ -32,8 +38,9 @@ final class Queued {
   /** Set once a bundle holding this call failed: it goes once more on its own. */
   private boolean alone;
 
-  Queued(Script script, List<String> keys, List<String> args) {
+  Queued(Script script, Breaker master, List<String> keys, List<String> args) {
     this.script = script;
+    this.master = master;
     this.keys = keys;
     this.args = args;
   }
@@ -81,7 +88,7 @@ final class Queued {
       keys.addAll(call.keys);
       args.addAll(call.args.subList(Call.CALLS + 1, call.args.size()));
     }
-    Queued bundle = new Queued(Script.ACQUIRE, keys, args);
+    Queued bundle = new Queued(Script.ACQUIRE, calls.get(0).master, keys, args);
     bundle.bundled = calls;
     return bundle;
   }

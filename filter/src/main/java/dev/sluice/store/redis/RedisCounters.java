@@ -3,6 +3,7 @@ package dev.sluice.store.redis;
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
 import dev.sluice.store.Counters;
+import dev.sluice.store.Hash128;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,8 +50,9 @@ final class RedisCounters implements Counters {
     return made;
   }
 
-  String key(String prefix, String identity) {
-    return RedisKey.of(prefix, identity, salt);
+  /** The key of the identity {@code hash} ({@link RedisKey#hash}) under this rule. */
+  String key(String prefix, Hash128 hash) {
+    return RedisKey.of(prefix, hash, salt);
   }
 
   @Override

@@ -35,7 +35,7 @@ public final class RedisKey {
    */
   public static String of(
       String prefix, String identity, String ruleId, Algorithm algorithm, long windowMicros) {
-    return of(prefix, identity, ruleSalt(ruleId, algorithm, windowMicros));
+    return of(prefix, hash(identity), ruleSalt(ruleId, algorithm, windowMicros));
   }
 
   /** What a rule adds to its keys: a hash of its id, algorithm and window. */
@@ -45,8 +45,12 @@ public final class RedisKey {
         .hi();
   }
 
-  static String of(String prefix, String identity, long ruleSalt) {
-    Hash128 hash = new Hash128(SEED).of(identity);
+  /** The hash keys are named from: one per identity serves every rule of it. */
+  static Hash128 hash(String identity) {
+    return new Hash128(SEED).of(identity);
+  }
+
+  static String of(String prefix, Hash128 hash, long ruleSalt) {
     long rest = Hash128.fmix(hash.lo() ^ ruleSalt);
     int at = prefix.length();
     char[] name = new char[at + 12];

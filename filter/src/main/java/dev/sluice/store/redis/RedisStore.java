@@ -3,6 +3,7 @@ package dev.sluice.store.redis;
 import dev.sluice.algo.Algorithm;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Counters;
+import dev.sluice.store.Hash128;
 import dev.sluice.store.MemoryStore;
 import dev.sluice.store.Permit;
 import dev.sluice.store.Store;
@@ -106,9 +107,16 @@ public final class RedisStore implements Store {
   @Override
   public void acquire(List<Permit> permits) {
     String[] keys = new String[permits.size()];
+    String hashed = null;
+    Hash128 hash = null;
     for (int i = 0; i < keys.length; i++) {
       Permit p = permits.get(i);
-      keys[i] = ((RedisCounters) p.counters()).key(prefix, p.identity());
+      if (!p.identity().equals(hashed)) {
+        // Rules of one identity usually follow each other: its hash serves them all.
+        hashed = p.identity();
+        hash = RedisKey.hash(hashed);
+      }
+      keys[i] = ((RedisCounters) p.counters()).key(prefix, hash);
       if (denials.deny(keys[i], p.cost(), p.verdict())) {
         return;
       }
@@ -136,7 +144,9 @@ public final class RedisStore implements Store {
       }
       try {
         // The pipeliner tells the breaker how Redis answered; a timeout alone is not a failure.
-        call.fill(current.pipeliner.run(Script.ACQUIRE, call.keys, call.acquireArgs(time.arg())));
+        call.fill(
+            current.pipeliner.run(
+                Script.ACQUIRE, breaker, call.keys, call.acquireArgs(time.arg())));
         if (pass == Breaker.Pass.PROBE) {
           breaker.probeSucceeded(0);
         }

@@ -29,13 +29,12 @@ final class RoundTrip {
    * master holding one of its calls; one that cannot be reached, or whose replies never come, fails
    * only its own calls, and is not tried again in the same round trip.
    */
-  static void run(
-      Supplier<AbstractPipeline> open, List<Queued> sends, Shards shards, Consumer<Queued> again) {
+  static void run(Supplier<AbstractPipeline> open, List<Queued> sends, Consumer<Queued> again) {
     // The masters of this round trip: null while one answers, else why it failed.
     Map<Breaker, RuntimeException> masters = new IdentityHashMap<>();
     Breaker[] breakers = new Breaker[sends.size()];
     for (int i = 0; i < sends.size(); i++) {
-      breakers[i] = shards.of(sends.get(i).keys.get(0));
+      breakers[i] = sends.get(i).master;
       masters.put(breakers[i], null);
     }
     // Opening the pipeline may fail too: a connection made anew times out on a paused server.

@@ -82,9 +82,9 @@ final class Upkeep implements AutoCloseable {
     Link current = link;
     if (current == null) {
       current = connect();
-    } else if (carry.owes()) {
-      // Decided locally around a switch, after the handover had taken its list; keys of masters
-      // still failing wait for their probe.
+    } else if (carry.owes(key -> !shards.unreachable(key, null))) {
+      // Decided locally around a switch, after the handover had taken its list. Keys of masters
+      // still failing wait for their probe: while all are, nothing is copied or sent each second.
       handover.run(current.pipeliner, time.arg(), null);
     }
     if (current != null && fleet.isAuto()) {

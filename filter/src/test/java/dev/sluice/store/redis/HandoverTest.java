@@ -36,7 +36,7 @@ class HandoverTest {
       closedPort = socket.getLocalPort();
     }
     nowhere = new JedisPooled("127.0.0.1", closedPort);
-    pipeliner = new Pipeliner(nowhere, 5_000, 1, 1, shards);
+    pipeliner = new Pipeliner(nowhere, 5_000, 1, 1);
     breaker.failed(new RuntimeException("Redis went away"), Breaker.FAILURES_TO_OPEN);
     clock.advance(Breaker.FIRST_PAUSE_MILLIS * 1000);
     assertThat(breaker.pass())

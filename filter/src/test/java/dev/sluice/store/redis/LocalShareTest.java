@@ -39,7 +39,7 @@ class LocalShareTest {
   private boolean take(Permit... permits) {
     List<String> keys =
         Arrays.stream(permits)
-            .map(p -> ((RedisCounters) p.counters()).key("p", p.identity()))
+            .map(p -> ((RedisCounters) p.counters()).key("p", RedisKey.hash(p.identity())))
             .collect(Collectors.toList());
     share.acquire(Arrays.asList(permits), keys);
     return permits[0].verdict().allowed();
@@ -56,7 +56,7 @@ class LocalShareTest {
     List<Owed> due = carry.due();
     assertThat(due).hasSize(1);
     Owed owed = due.get(0);
-    assertThat(owed.key).isEqualTo(open.key("p", "ip=1"));
+    assertThat(owed.key).isEqualTo(open.key("p", RedisKey.hash("ip=1")));
     assertThat(owed.code).isEqualTo("f");
     assertThat(owed.cost).isEqualTo(50);
     assertThat(owed.quota).as("the rule's quota, not the share").isSameAs(HUNDRED);
@@ -83,6 +83,7 @@ class LocalShareTest {
     assertThat(carry.due())
         .extracting(o -> o.key + " " + o.code + " " + o.cost)
         .containsExactlyInAnyOrder(
-            open.key("p", "ip=1") + " f 3", bucket.key("p", "key=k") + " t 3");
+            open.key("p", RedisKey.hash("ip=1")) + " f 3",
+            bucket.key("p", RedisKey.hash("key=k")) + " t 3");
   }
 }

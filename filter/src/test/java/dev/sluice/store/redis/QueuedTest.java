@@ -2,6 +2,7 @@ package dev.sluice.store.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.store.ManualClock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -9,6 +10,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class QueuedTest {
+  /** The calls' master; these tests send nothing through a pipeline, so it hears nothing. */
+  private static final Breaker MASTER = new Breaker(new ManualClock(0), "test");
+
   private static Queued call(String limit, String cost) {
     return call("rl{abc}defghij", limit, cost);
   }
@@ -16,7 +20,7 @@ class QueuedTest {
   private static Queued call(String key, String limit, String cost) {
     List<String> args = Call.oneRequest("0", 1);
     args.addAll(Arrays.asList("t", limit, "60000000", "600000", "6000000", cost));
-    return new Queued(Script.ACQUIRE, Collections.singletonList(key), args);
+    return new Queued(Script.ACQUIRE, MASTER, Collections.singletonList(key), args);
   }
 
   @Test

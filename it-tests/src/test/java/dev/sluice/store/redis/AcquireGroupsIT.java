@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.it.redis.RedisServer;
 import dev.sluice.it.redis.RedisServers;
+import dev.sluice.store.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -21,6 +22,9 @@ import redis.clients.jedis.JedisPooled;
  * ones grouped with a count, different ones (costs, quotas) in groups of their own.
  */
 class AcquireGroupsIT {
+  /** The calls' master; these tests send nothing through a pipeline, so it hears nothing. */
+  private static final Breaker MASTER = new Breaker(Clock.SYSTEM, "test");
+
   private static final long NOW = 1_800_000_000L * 1_000_000 + 123_456;
   private static RedisServer redis;
   private static JedisPooled jedis;
@@ -124,7 +128,7 @@ class AcquireGroupsIT {
   private static Queued call(List<String> keys, List<String> request) {
     List<String> args = Call.oneRequest("=" + NOW, keys.size());
     args.addAll(request);
-    return new Queued(Script.ACQUIRE, keys, args);
+    return new Queued(Script.ACQUIRE, MASTER, keys, args);
   }
 
   private static Object run(List<String> keys, List<String> args) {
@@ -134,7 +138,7 @@ class AcquireGroupsIT {
   private static Queued queued(String key, List<String> request) {
     List<String> args = Call.oneRequest("=" + NOW, 1);
     args.addAll(request);
-    return new Queued(Script.ACQUIRE, Collections.singletonList(key), args);
+    return new Queued(Script.ACQUIRE, MASTER, Collections.singletonList(key), args);
   }
 
   private static Object run(String key, Queued call) {

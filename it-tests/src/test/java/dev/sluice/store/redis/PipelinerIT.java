@@ -40,8 +40,7 @@ class PipelinerIT {
   private static JedisPooled admin;
 
   private final String key = "pipe:{k" + KEYS.incrementAndGet() + "}:t";
-  private final Shards shards = new Shards(Clock.SYSTEM, "test");
-  private final Breaker breaker = shards.whole();
+  private final Breaker breaker = new Breaker(Clock.SYSTEM, "test");
   private final List<AutoCloseable> closing = new ArrayList<>();
 
   @BeforeAll
@@ -141,10 +140,10 @@ class PipelinerIT {
     admin.hset(poisoned, "not", "a counter");
     client.gate = new CountDownLatch(1);
     CountDownLatch gate = client.gate;
-    Future<Object> first = pipeliner.submit(Script.ACQUIRE, List.of(key), oneToken());
+    Future<Object> first = pipeliner.submit(Script.ACQUIRE, breaker, List.of(key), oneToken());
     awaitTrue(() -> client.senders.size() == 1); // the sender holds the first call at the gate
-    Future<Object> bad = pipeliner.submit(Script.ACQUIRE, List.of(poisoned), oneToken());
-    Future<Object> good = pipeliner.submit(Script.ACQUIRE, List.of(key + "2"), oneToken());
+    Future<Object> bad = pipeliner.submit(Script.ACQUIRE, breaker, List.of(poisoned), oneToken());
+    Future<Object> good = pipeliner.submit(Script.ACQUIRE, breaker, List.of(key + "2"), oneToken());
     gate.countDown(); // the sender drains both queued calls into one batch: one bundled run
     assertThat(((List<?>) first.get(5, TimeUnit.SECONDS)).subList(0, 2))
         .isEqualTo(List.of(1L, LIMIT - 1));
@@ -154,7 +153,8 @@ class PipelinerIT {
     assertThat(client.senders).as("first, the bundle, its calls again").hasSize(3);
     assertThat(breaker.isOpen()).isFalse();
     for (int i = 0; i < Breaker.FAILURES_TO_OPEN; i++) {
-      Future<Object> again = pipeliner.submit(Script.ACQUIRE, List.of(poisoned), oneToken());
+      Future<Object> again =
+          pipeliner.submit(Script.ACQUIRE, breaker, List.of(poisoned), oneToken());
       assertThatThrownBy(() -> again.get(5, TimeUnit.SECONDS)).hasMessageContaining("WRONGTYPE");
     }
     assertThat(breaker.isOpen()).as("an answer, however bad, is no outage").isFalse();
@@ -189,7 +189,7 @@ class PipelinerIT {
   }
 
   private Pipeliner pipeliner(Watched client, long timeoutMillis, int senders) {
-    Pipeliner pipeliner = new Pipeliner(client, timeoutMillis, senders, senders, shards);
+    Pipeliner pipeliner = new Pipeliner(client, timeoutMillis, senders, senders);
     closing.add(pipeliner);
     return pipeliner;
   }
@@ -197,7 +197,8 @@ class PipelinerIT {
   /** One token of {@code key}'s bucket of {@value #LIMIT} per minute; what is left after it. */
   private long remaining(Pipeliner pipeliner) {
     List<?> reply =
-        (List<?>) pipeliner.run(Script.ACQUIRE, Collections.singletonList(key), oneToken());
+        (List<?>)
+            pipeliner.run(Script.ACQUIRE, breaker, Collections.singletonList(key), oneToken());
     assertThat(reply.get(0)).as("allowed").isEqualTo(1L);
     return (Long) reply.get(1);
   }
