@@ -16,13 +16,17 @@ public final class Check {
   private Check() {}
 
   public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+    System.exit(
+        run("java -cp sluice-filter.jar dev.sluice.config.Check", args, System.out, System.err));
   }
 
-  /** Returns 0 when valid, 1 when invalid, 2 when the file cannot be read or no file is given. */
-  static int run(String[] args, PrintStream out, PrintStream err) {
+  /**
+   * Returns 0 when valid, 1 when invalid, 2 when the file cannot be read or no file is given;
+   * {@code command} is how the usage line names the command that was run.
+   */
+  public static int run(String command, String[] args, PrintStream out, PrintStream err) {
     if (args.length != 1) {
-      err.println("usage: java -cp sluice-filter.jar dev.sluice.config.Check <ratelimit.yaml>");
+      err.println("usage: " + command + " <ratelimit.yaml>");
       return 2;
     }
     String content;
@@ -40,7 +44,8 @@ public final class Check {
               + ": "
               + config.rules().rules().size()
               + " rules, store "
-              + config.store());
+              + config.store()
+              + (config.enabled() ? "" : "; disabled (enabled: false): nothing is limited"));
       return 0;
     } catch (InvalidConfigException e) {
       err.println(e.getMessage());

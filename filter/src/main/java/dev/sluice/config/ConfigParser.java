@@ -111,6 +111,7 @@ public final class ConfigParser {
       return null;
     }
     Fields top = new Fields(root, "", problems);
+    Boolean enabled = top.bool("enabled");
     StoreSettings store =
         new StoreReader(problems, environment).read(top.fields("store"), top.fields("fleet"));
     Fields defaultFields = top.fields("defaults");
@@ -136,8 +137,19 @@ public final class ConfigParser {
       }
     }
     top.finish(
-        "store", "fleet", "defaults", "client_ip", "api_key_header", "exclude", "tiers", "rules");
-    return new Config(store, new Rules(rules, excludes, clientIp, tiers, apiKeyHeader));
+        "enabled",
+        "store",
+        "fleet",
+        "defaults",
+        "client_ip",
+        "api_key_header",
+        "exclude",
+        "tiers",
+        "rules");
+    return new Config(
+        store,
+        new Rules(rules, excludes, clientIp, tiers, apiKeyHeader),
+        !Boolean.FALSE.equals(enabled));
   }
 
   private ClientIp clientIp(Fields f) {

@@ -1,6 +1,7 @@
 package dev.sluice.config;
 
 import dev.sluice.core.Limiter;
+import dev.sluice.core.Rules;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Store;
 import java.io.Closeable;
@@ -118,6 +119,13 @@ public final class LiveLimiter implements Closeable {
   }
 
   private void apply(Config config) {
+    if (!config.enabled()) {
+      // The kill switch: nothing is limited. The counters of the rules stay through one such
+      // apply (see Limiter.apply), so switching back on soon resumes their counts.
+      limiter.apply(Rules.NONE);
+      LOG.warning("Sluice: disabled by `enabled: false` in " + source + "; nothing is limited");
+      return;
+    }
     limiter.apply(config.rules());
     LOG.info("Sluice: " + config.rules().rules().size() + " rules in force from " + source);
   }

@@ -15,6 +15,7 @@ public final class Enforcer {
   private static final Logger LOG = Logger.getLogger("dev.sluice.http");
 
   private final Limiter limiter;
+  private volatile boolean committedLogged;
 
   public Enforcer(Limiter limiter) {
     this.limiter = limiter;
@@ -40,6 +41,18 @@ public final class Enforcer {
       return true;
     }
     if (decision.ruleId() == null) {
+      return true;
+    }
+    if (!decision.allowed() && !exchange.clearForRejection()) {
+      // Something before Sluice sent the response already: a 429 can no longer replace it.
+      if (!committedLogged) {
+        committedLogged = true;
+        LOG.warning(
+            "Sluice: rule "
+                + decision.ruleId()
+                + " denied a request whose response was already committed; it was let through"
+                + " (logged once)");
+      }
       return true;
     }
     RateLimitHeaders.write(decision, exchange);

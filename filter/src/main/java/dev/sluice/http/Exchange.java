@@ -9,12 +9,24 @@ import java.io.IOException;
  */
 public interface Exchange extends RequestView {
   /**
+   * The request attribute that marks a request as counted. The Filter and the agent both set and
+   * honour it, so together they still count a request once.
+   */
+  String DECIDED_ATTRIBUTE = "dev.sluice.decided";
+
+  /**
    * Marks the request as decided and returns true, or returns false if it already was (a forward,
    * include, error page or async re-dispatch of a request that was counted once already).
    */
   boolean markDecided();
 
   void setHeader(String name, String value);
+
+  /**
+   * Clears the response (status, headers, buffered body) so that a rejection can take its place;
+   * false, touching nothing, when it is committed already and can no longer be replaced.
+   */
+  boolean clearForRejection();
 
   /** Writes a complete response that ends the request. */
   void reject(int status, String contentType, String body) throws IOException;

@@ -11,9 +11,6 @@ import java.util.List;
 
 /** An {@link Exchange} over the servlet API; the javax artifact is this class relocated. */
 final class ServletExchange implements Exchange {
-  /** Set on a request once counted, so no later dispatch of it counts again. */
-  static final String DECIDED = "dev.sluice.decided";
-
   private final HttpServletRequest request;
   private final HttpServletResponse response;
 
@@ -55,16 +52,25 @@ final class ServletExchange implements Exchange {
 
   @Override
   public boolean markDecided() {
-    if (request.getAttribute(DECIDED) != null) {
+    if (request.getAttribute(DECIDED_ATTRIBUTE) != null) {
       return false;
     }
-    request.setAttribute(DECIDED, Boolean.TRUE);
+    request.setAttribute(DECIDED_ATTRIBUTE, Boolean.TRUE);
     return true;
   }
 
   @Override
   public void setHeader(String name, String value) {
     response.setHeader(name, value);
+  }
+
+  @Override
+  public boolean clearForRejection() {
+    if (response.isCommitted()) {
+      return false;
+    }
+    response.reset();
+    return true;
   }
 
   @Override

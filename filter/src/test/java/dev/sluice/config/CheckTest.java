@@ -19,6 +19,7 @@ class CheckTest {
 
   private int run(String... args) {
     return Check.run(
+        "check",
         args,
         new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8));
@@ -117,7 +118,20 @@ class CheckTest {
   @Test
   void noArgumentOrTooManyIsUsageError() {
     assertThat(run()).isEqualTo(2);
-    assertThat(err()).startsWith("usage: ");
+    assertThat(err()).startsWith("usage: check <ratelimit.yaml>");
     assertThat(run("a.yaml", "b.yaml")).isEqualTo(2);
+  }
+
+  @Test
+  void aDisabledFileIsValidAndSaysSo() throws IOException {
+    Path file =
+        write(
+            """
+            enabled: false
+            rules:
+              - { id: a, match: { path: /a }, key: ip, limit: 5, window: 1m }
+            """);
+    assertThat(run(file.toString())).isZero();
+    assertThat(out()).contains(": 1 rules, ").contains("disabled (enabled: false)");
   }
 }

@@ -224,8 +224,23 @@ class ConfigParserTest {
     assertThat(error.field()).isEqualTo("rule");
     assertThat(error.message())
         .isEqualTo(
-            "unknown field (known here: store, fleet, defaults, client_ip, api_key_header,"
-                + " exclude, tiers, rules)");
+            "unknown field (known here: enabled, store, fleet, defaults, client_ip,"
+                + " api_key_header, exclude, tiers, rules)");
+  }
+
+  @Test
+  void enabledIsTheKillSwitchAndMustBeABoolean() throws Exception {
+    String rules = "rules: [{ id: a, match: { path: /a }, key: ip, limit: 1, window: 1s }]\n";
+    assertThat(ConfigParser.parse("f.yaml", rules).enabled()).isTrue();
+    assertThat(ConfigParser.parse("f.yaml", "enabled: true\n" + rules).enabled()).isTrue();
+    Config off = ConfigParser.parse("f.yaml", "enabled: false\n" + rules);
+    assertThat(off.enabled()).isFalse();
+    assertThat(off.rules().rules()).as("still read and checked").hasSize(1);
+    InvalidConfigException e =
+        catchThrowableOfType(
+            InvalidConfigException.class,
+            () -> ConfigParser.parse("f.yaml", "enabled: nope\n" + rules));
+    assertThat(e.getMessage()).isEqualTo("f.yaml:1:10: enabled: must be true or false");
   }
 
   @Test
@@ -507,7 +522,7 @@ class ConfigParserTest {
     assertThat(e.getMessage())
         .isEqualTo(
             "f.yaml:1:16: store.type: must be memory or redis, got \"x\"\n"
-                + "f.yaml:2:1: bogus: unknown field (known here: store, fleet, defaults,"
+                + "f.yaml:2:1: bogus: unknown field (known here: enabled, store, fleet, defaults,"
                 + " client_ip, api_key_header, exclude, tiers, rules)");
   }
 

@@ -21,11 +21,17 @@ class LiveLimiterTest {
   private final ManualClock clock = new ManualClock(1_800_000_000L * SECOND);
 
   private Path write(String limit) throws Exception {
+    return write(limit, true);
+  }
+
+  private Path write(String limit, boolean enabled) throws Exception {
     Path file = dir.resolve("ratelimit.yaml");
     Path next = dir.resolve("next.yaml");
     Files.write(
         next,
-        ("rules:\n  - { id: hello, match: { path: /hello }, key: ip, limit: "
+        ("enabled: "
+                + enabled
+                + "\nrules:\n  - { id: hello, match: { path: /hello }, key: ip, limit: "
                 + limit
                 + ", window: 1m, algorithm: fixed_window }\n")
             .getBytes(StandardCharsets.UTF_8));
@@ -53,6 +59,20 @@ class LiveLimiterTest {
       assertThat(live.reload()).isTrue();
       assertThat(admitted(live, 5)).as("1 of 4 already taken").isEqualTo(3);
       assertThat(live.reload()).as("nothing changed").isFalse();
+    }
+  }
+
+  @Test
+  void theKillSwitchLetsEverythingThroughAndSwitchingBackResumesTheCounts() throws Exception {
+    try (LiveLimiter live = manual(write("2"))) {
+      assertThat(admitted(live, 1)).isEqualTo(1);
+      write("2", false);
+      assertThat(live.reload()).isTrue();
+      assertThat(admitted(live, 10)).as("disabled: all pass").isEqualTo(10);
+      assertThat(live.limiter().decide(HELLO).ruleId()).as("no headers either").isNull();
+      write("2", true);
+      assertThat(live.reload()).isTrue();
+      assertThat(admitted(live, 5)).as("1 of 2 taken before the switch").isEqualTo(1);
     }
   }
 

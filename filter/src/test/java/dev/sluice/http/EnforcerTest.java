@@ -78,6 +78,17 @@ class EnforcerTest {
   }
 
   @Test
+  void aCommittedResponseIsLetThroughUntouched() throws Exception {
+    Enforcer enforcer = enforcer(new MemoryStore(clock, 10, 0));
+    enforcer.admit(new FakeExchange(TestRequest.get("/hello")));
+    FakeExchange exchange = new FakeExchange(TestRequest.get("/hello"));
+    exchange.committed = true;
+    assertThat(enforcer.admit(exchange)).isTrue();
+    assertThat(exchange.status).isZero();
+    assertThat(exchange.headers).isEmpty();
+  }
+
+  @Test
   void aFailureInsideSluiceLetsTheRequestThrough() throws Exception {
     FakeExchange exchange = new FakeExchange(TestRequest.get("/hello"));
     assertThat(enforcer(new BrokenStore()).admit(exchange)).isTrue();
@@ -88,6 +99,7 @@ class EnforcerTest {
   private static final class FakeExchange implements Exchange {
     private final TestRequest request;
     private boolean decided;
+    boolean committed;
     final Map<String, String> headers = new LinkedHashMap<>();
     int status;
     String contentType;
@@ -107,6 +119,15 @@ class EnforcerTest {
     @Override
     public void setHeader(String name, String value) {
       headers.put(name, value);
+    }
+
+    @Override
+    public boolean clearForRejection() {
+      if (committed) {
+        return false;
+      }
+      headers.clear();
+      return true;
     }
 
     @Override

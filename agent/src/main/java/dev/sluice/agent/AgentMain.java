@@ -1,0 +1,102 @@
+package dev.sluice.agent;
+
+import java.io.File;
+import java.lang.instrument.Instrumentation;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+
+/**
+ * The agent's entry points: {@code premain} for {@code -javaagent}, {@code agentmain} for a runtime
+ * attach, and {@code main} for the {@code check} and {@code attach} commands. JDK types only: this
+ * class runs in the application's own class loader, before anything of the agent is set up.
+ *
+ * <p>Starting never throws and never stops the application: whatever fails is one line on stderr
+ * and the application runs unlimited.
+ */
+public final class AgentMain {
+  /** Set once the agent runs in this JVM, so a second -javaagent flag or attach is a no-op. */
+  static final String INSTALLED = "sluice.agent.installed";
+
+  private static final String INSTALLER = "dev.sluice.agent.install.Installer";
+  private static final String COMMANDS = "dev.sluice.agent.command.Commands";
+
+  private AgentMain() {}
+
+  public static void premain(String argument, Instrumentation instrumentation) {
+    start(argument, instrumentation, true);
+  }
+
+  public static void agentmain(String argument, Instrumentation instrumentation) {
+    start(argument, instrumentation, false);
+  }
+
+  /** {@code java -jar sluice-agent.jar check <ratelimit.yaml> | attach <pid> [config=<path>]}. */
+  public static void main(String[] args) throws Throwable {
+    File jar = agentJar();
+    ClassLoader isolated = isolated(new JarFile(jar));
+    Object code =
+        call(
+            isolated.loadClass(COMMANDS).getMethod("run", String[].class, File.class),
+            args,
+            jar);
+    System.exit((Integer) code);
+  }
+
+  private static synchronized void start(
+      String argument, Instrumentation instrumentation, boolean premain) {
+    try {
+      if (System.getProperty(INSTALLED) != null) {
+        System.err.println("Sluice: the agent is already running in this JVM; ignoring it again");
+        return;
+      }
+      File file = agentJar();
+      JarFile jar = new JarFile(file);
+      // The bridge must come from the boot loader alone: added before anything names it.
+      instrumentation.appendToBootstrapClassLoaderSearch(jar);
+      ClassLoader isolated = isolated(jar);
+      call(
+          isolated
+              .loadClass(INSTALLER)
+              .getMethod("install", Instrumentation.class, String.class, boolean.class),
+          instrumentation,
+          argument,
+          premain);
+      System.setProperty(INSTALLED, file.getPath());
+    } catch (Throwable t) {
+      System.err.println(
+          "Sluice: the agent could not start ("
+              + (t instanceof InvocationTargetException ? t.getCause() : t)
+              + "); the application runs without rate limits");
+    }
+  }
+
+  /** This jar, checked to be the agent itself (not some jar it was unpacked into). */
+  private static File agentJar() throws Exception {
+    URL location = AgentMain.class.getProtectionDomain().getCodeSource().getLocation();
+    File file = new File(location.toURI());
+    try (JarFile jar = new JarFile(file)) {
+      Manifest manifest = jar.getManifest();
+      String premain =
+          manifest == null ? null : manifest.getMainAttributes().getValue("Premain-Class");
+      if (!AgentMain.class.getName().equals(premain)) {
+        throw new IllegalStateException(file + " is not the Sluice agent jar");
+      }
+    }
+    return file;
+  }
+
+  private static ClassLoader isolated(JarFile jar) throws Exception {
+    return new IsolatedClassLoader(jar, new File(jar.getName()).toURI().toURL());
+  }
+
+  private static Object call(Method method, Object... args) throws Throwable {
+    try {
+      return method.invoke(null, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package dev.sluice.agent.command;
+
+import dev.sluice.config.Check;
+import java.io.File;
+import java.io.PrintStream;
+import java.util.Arrays;
+import net.bytebuddy.agent.ByteBuddyAgent;
+
+/**
+ * {@code java -jar sluice-agent.jar check <ratelimit.yaml>} validates a file exactly as the agent
+ * and the Filter would read it; {@code attach <pid> [config=<path>]} loads the agent into a running
+ * JVM. Exit codes: 0 done, 1 invalid file or failed attach, 2 usage or unreadable file.
+ */
+public final class Commands {
+  private static final String JAR = "java -jar sluice-agent.jar";
+
+  private Commands() {}
+
+  public static int run(String[] args, File agentJar) {
+    return run(args, agentJar, System.out, System.err);
+  }
+
+  static int run(String[] args, File agentJar, PrintStream out, PrintStream err) {
+    String command = args.length == 0 ? "" : args[0];
+    String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
+    if ("check".equals(command)) {
+      return Check.run(JAR + " check", rest, out, err);
+    }
+    if ("attach".equals(command) && (rest.length == 1 || rest.length == 2)) {
+      return attach(agentJar, rest[0], rest.length == 2 ? rest[1] : null, out, err);
+    }
+    err.println("usage: " + JAR + " check <ratelimit.yaml>");
+    err.println("       " + JAR + " attach <pid> [config=<path to ratelimit.yaml>]");
+    return 2;
+  }
+
+  private static int attach(
+      File agentJar, String pid, String argument, PrintStream out, PrintStream err) {
+    if (!pid.matches("[0-9]+")) {
+      err.println("attach: the process id must be a number, got \"" + pid + "\"");
+      return 2;
+    }
+    try {
+      ByteBuddyAgent.attach(agentJar, pid, argument);
+    } catch (RuntimeException e) {
+      err.println(
+          "attach: could not load the agent into process "
+              + pid
+              + ": "
+              + e
+              + (e.getCause() == null ? "" : " (" + e.getCause() + ")")
+              + "\n  It must run as the same user, on a JDK (not a JRE); Java 21 and later warn"
+              + " unless the target runs with -XX:+EnableDynamicAgentLoading.");
+      return 1;
+    }
+    out.println(
+        "Sluice agent loaded into process "
+            + pid
+            + "; its log says which rules are in force");
+    return 0;
+  }
+}

@@ -1,0 +1,144 @@
+package dev.sluice.agent.gate;
+
+import dev.sluice.http.Exchange;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.List;
+
+/**
+ * An {@link Exchange} over servlet objects the agent reaches through {@link ServletApi}: what the
+ * Filter's exchange does with direct calls, this does with method handles, so the Filter and the
+ * agent read requests and write 429s alike.
+ */
+final class ReflectedExchange implements Exchange {
+  private final ServletApi api;
+  private final Object request;
+  private final Object response;
+
+  ReflectedExchange(ServletApi api, Object request, Object response) {
+    this.api = api;
+    this.request = request;
+    this.response = response;
+  }
+
+  @Override
+  public String method() {
+    return string(api.getMethod);
+  }
+
+  @Override
+  public String path() {
+    return string(api.getRequestUri);
+  }
+
+  @Override
+  public String remoteAddress() {
+    return string(api.getRemoteAddr);
+  }
+
+  @Override
+  public String remoteUser() {
+    return string(api.getRemoteUser);
+  }
+
+  @Override
+  public String header(String name) {
+    try {
+      return (String) api.getHeader.invokeExact(request, name);
+    } catch (Throwable t) {
+      throw failure(t);
+    }
+  }
+
+  @Override
+  public List<String> headers(String name) {
+    Enumeration<?> values;
+    try {
+      values = (Enumeration<?>) api.getHeaders.invokeExact(request, name);
+    } catch (Throwable t) {
+      throw failure(t);
+    }
+    if (values == null || !values.hasMoreElements()) {
+      return Collections.emptyList();
+    }
+    List<String> list = new ArrayList<String>(2);
+    while (values.hasMoreElements()) {
+      list.add((String) values.nextElement());
+    }
+    return list;
+  }
+
+  @Override
+  public boolean markDecided() {
+    try {
+      if ((Object) api.getAttribute.invokeExact(request, DECIDED_ATTRIBUTE) != null) {
+        return false;
+      }
+      api.setAttribute.invokeExact(request, DECIDED_ATTRIBUTE, (Object) Boolean.TRUE);
+      return true;
+    } catch (Throwable t) {
+      throw failure(t);
+    }
+  }
+
+  @Override
+  public void setHeader(String name, String value) {
+    try {
+      api.setHeader.invokeExact(response, name, value);
+    } catch (Throwable t) {
+      throw failure(t);
+    }
+  }
+
+  @Override
+  public boolean clearForRejection() {
+    try {
+      if ((boolean) api.isCommitted.invokeExact(response)) {
+        return false;
+      }
+      api.reset.invokeExact(response);
+      return true;
+    } catch (Throwable t) {
+      throw failure(t);
+    }
+  }
+
+  @Override
+  public void reject(int status, String contentType, String body) throws IOException {
+    PrintWriter writer;
+    try {
+      api.setStatus.invokeExact(response, status);
+      api.setContentType.invokeExact(response, contentType);
+      api.setCharacterEncoding.invokeExact(response, "UTF-8");
+      writer = (PrintWriter) api.getWriter.invokeExact(response);
+    } catch (IOException e) {
+      throw e;
+    } catch (Throwable t) {
+      throw failure(t);
+    }
+    writer.write(body);
+    writer.flush();
+  }
+
+  private String string(java.lang.invoke.MethodHandle getter) {
+    try {
+      return (String) getter.invokeExact(request);
+    } catch (Throwable t) {
+      throw failure(t);
+    }
+  }
+
+  /** A servlet call that threw: unchecked, so the gate lets the request through and logs it. */
+  private static RuntimeException failure(Throwable t) {
+    if (t instanceof RuntimeException) {
+      return (RuntimeException) t;
+    }
+    if (t instanceof Error) {
+      throw (Error) t;
+    }
+    return new IllegalStateException(t);
+  }
+}

@@ -1,0 +1,65 @@
+package dev.sluice.agent.gate;
+
+import dev.sluice.agent.bootstrap.Gate;
+import dev.sluice.config.ConfigSource;
+import dev.sluice.config.LiveLimiter;
+import dev.sluice.http.Enforcer;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+
+/**
+ * The agent's {@link Gate}: the request path of the Filter ({@link Enforcer} over an exchange),
+ * reached through method handles instead of servlet types. The rules load on a thread of their own
+ * while the container starts; a request that comes before they are in force waits for them, so
+ * none slips through unlimited. Whatever fails in here lets the request through.
+ */
+public final class ServletGate implements Gate {
+  private final FutureTask<Enforcer> enforcer;
+  private final Failures failures = new Failures();
+
+  private ServletGate(FutureTask<Enforcer> enforcer) {
+    this.enforcer = enforcer;
+  }
+
+  /** Starts loading the rules from {@code source} and returns the gate that will apply them. */
+  public static ServletGate start(final ConfigSource source) {
+    FutureTask<Enforcer> task =
+        new FutureTask<Enforcer>(
+            new Callable<Enforcer>() {
+              @Override
+              public Enforcer call() {
+                return new Enforcer(LiveLimiter.start(source).limiter());
+              }
+            });
+    Thread loader = new Thread(task, "sluice-agent-start");
+    loader.setDaemon(true);
+    loader.setContextClassLoader(ServletGate.class.getClassLoader());
+    loader.start();
+    return new ServletGate(task);
+  }
+
+  @Override
+  public boolean rejected(Object request, Object response) {
+    try {
+      ServletApi api = ServletApi.of(request.getClass());
+      if (api == null || !api.isInitialHttpCall(request, response)) {
+        return false;
+      }
+      Enforcer in = enforcer();
+      return in != null && !in.admit(new ReflectedExchange(api, request, response));
+    } catch (Throwable t) {
+      failures.log(t);
+      return false;
+    }
+  }
+
+  private Enforcer enforcer() throws InterruptedException {
+    try {
+      return enforcer.get();
+    } catch (ExecutionException e) {
+      failures.log(e.getCause());
+      return null;
+    }
+  }
+}

@@ -1,0 +1,38 @@
+package dev.sluice.agent.install;
+
+import dev.sluice.agent.bootstrap.Gatekeeper;
+import dev.sluice.agent.gate.ServletGate;
+import dev.sluice.config.ConfigSource;
+import java.lang.instrument.Instrumentation;
+import java.util.logging.Logger;
+
+/**
+ * Starts the agent inside its isolated class loader: reads the agent argument, starts loading the
+ * rules, hands the gate to the boot-class-path bridge and instruments the servlet containers.
+ * Called by {@code AgentMain} for {@code -javaagent} and for a runtime attach alike.
+ */
+public final class Installer {
+  private static final Logger LOG = Logger.getLogger("dev.sluice.agent");
+
+  private Installer() {}
+
+  public static void install(Instrumentation instrumentation, String argument, boolean premain) {
+    long start = System.nanoTime();
+    AgentArgs args = AgentArgs.parse(argument);
+    for (String problem : args.problems()) {
+      LOG.warning("Sluice: " + problem);
+    }
+    ConfigSource source =
+        ConfigSource.locate(args.config(), System.getenv(), ClassLoader.getSystemClassLoader());
+    Gatekeeper.install(ServletGate.start(source));
+    int retransformed = ServletInstrumentation.install(instrumentation, premain);
+    LOG.info(
+        "Sluice: agent "
+            + (premain ? "started" : "attached")
+            + " in "
+            + (System.nanoTime() - start) / 1_000_000
+            + " ms, rules from "
+            + source
+            + (premain ? "" : "; " + retransformed + " loaded servlet classes instrumented"));
+  }
+}
