@@ -14,11 +14,11 @@ import java.time.Duration;
  * the test configs, so {@code X-Forwarded-For} names the client: each scenario uses client
  * addresses of its own and never shares a bucket with another.
  */
-final class Http {
-  static final String LIMIT = "X-RateLimit-Limit";
-  static final String REMAINING = "X-RateLimit-Remaining";
-  static final String RESET = "X-RateLimit-Reset";
-  static final String RETRY_AFTER = "Retry-After";
+public final class Http {
+  public static final String LIMIT = "X-RateLimit-Limit";
+  public static final String REMAINING = "X-RateLimit-Remaining";
+  public static final String RESET = "X-RateLimit-Reset";
+  public static final String RETRY_AFTER = "Retry-After";
 
   private final HttpClient client =
       HttpClient.newBuilder()
@@ -27,12 +27,12 @@ final class Http {
           .build();
   private final String base;
 
-  Http(int port) {
+  public Http(int port) {
     this.base = "http://127.0.0.1:" + port;
   }
 
   /** GETs {@code rawPath} exactly as written (no normalisation) on behalf of {@code clientIp}. */
-  HttpResponse<String> get(String rawPath, String clientIp)
+  public HttpResponse<String> get(String rawPath, String clientIp)
       throws IOException, InterruptedException {
     HttpRequest request =
         HttpRequest.newBuilder(URI.create(base + rawPath))
@@ -44,21 +44,26 @@ final class Http {
   }
 
   /** How many requests the app has served so far. */
-  int served() throws IOException, InterruptedException {
+  public int served() throws IOException, InterruptedException {
     HttpResponse<String> response = get("/count", "10.255.255.255");
     assertThat(response.statusCode()).as("GET /count").isEqualTo(200);
     return Integer.parseInt(response.body().trim());
   }
 
+  /** How many requests the app's own filter (MarkFilter) has run for so far. */
+  public int filtered() throws IOException, InterruptedException {
+    return (int) number(get("/count", "10.255.255.255"), "X-Filtered");
+  }
+
   /** A header that must be there, as a whole number. */
-  static long number(HttpResponse<?> response, String name) {
+  public static long number(HttpResponse<?> response, String name) {
     String value = response.headers().firstValue(name).orElse(null);
     assertThat(value).as(name + " of " + response.uri()).isNotNull().matches("[0-9]+");
     return Long.parseLong(value);
   }
 
   /** Checks a 429 in full and returns its Retry-After. */
-  static long assertRejected(HttpResponse<String> response, String ruleId) {
+  public static long assertRejected(HttpResponse<String> response, String ruleId) {
     assertThat(response.statusCode()).isEqualTo(429);
     long retryAfter = number(response, RETRY_AFTER);
     assertThat(retryAfter).isGreaterThanOrEqualTo(1);

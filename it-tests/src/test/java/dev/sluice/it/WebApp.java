@@ -12,7 +12,7 @@ import java.util.stream.Stream;
  * A web app directory made for one test class, and the ratelimit.yaml it reads. The config lives in
  * a directory of its own beside the app, so the filter's watcher sees only config changes.
  */
-final class WebApp {
+public final class WebApp {
   /**
    * Servlet 4.0 (javaee namespace): Tomcat 11, Jetty ee10 and Jetty ee8 all accept it. The filter
    * takes every dispatcher type, so the tests prove a forwarded, included, error or async
@@ -76,6 +76,15 @@ final class WebApp {
     WebApp app = new WebApp(Files.createTempDirectory("sluice-it"));
     Files.createDirectories(app.config.getParent());
     Files.writeString(app.config, yaml);
+    Path webXml = app.dir.resolve("WEB-INF").resolve("web.xml");
+    Files.createDirectories(webXml.getParent());
+    Files.writeString(
+        webXml, String.format(WEB_XML, app.config, servletsXml()), StandardCharsets.UTF_8);
+    return app;
+  }
+
+  /** The test app's servlets and their mappings, as web.xml elements. */
+  public static String servletsXml() {
     StringBuilder servlets = new StringBuilder();
     for (String[] s : SERVLETS) {
       servlets.append(
@@ -87,10 +96,7 @@ final class WebApp {
                   + "</servlet-mapping>%n",
               s[0], s[1], s[2]));
     }
-    Path webXml = app.dir.resolve("WEB-INF").resolve("web.xml");
-    Files.createDirectories(webXml.getParent());
-    Files.writeString(webXml, String.format(WEB_XML, app.config, servlets), StandardCharsets.UTF_8);
-    return app;
+    return servlets.toString();
   }
 
   Path dir() {
@@ -113,7 +119,7 @@ final class WebApp {
     deleteTree(root);
   }
 
-  static void deleteTree(Path root) throws IOException {
+  public static void deleteTree(Path root) throws IOException {
     try (Stream<Path> paths = Files.walk(root)) {
       for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
         Files.delete(p);

@@ -9,5 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Calls {
   static final AtomicInteger SERVED = new AtomicInteger();
 
+  /** Requests {@link MarkFilter} ran for. */
+  static final AtomicInteger FILTERED = new AtomicInteger();
+
   private Calls() {}
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
+import dev.sluice.it.jvm.ChildJvm;
 import dev.sluice.it.redis.RedisProbe;
 import dev.sluice.it.redis.RedisServer;
 import dev.sluice.it.redis.RedisServers;

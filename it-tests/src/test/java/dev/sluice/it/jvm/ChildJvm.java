@@ -1,4 +1,4 @@
-package dev.sluice.it.store;
+package dev.sluice.it.jvm;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -27,7 +28,7 @@ import java.util.jar.Manifest;
  * writes to stdout (stderr merged in), the test writes to its stdin. Every wait is bounded; on a
  * timeout the child is killed and the failure quotes everything it printed.
  */
-final class ChildJvm implements AutoCloseable {
+public final class ChildJvm implements AutoCloseable {
   private final String name;
   private final Process process;
   private final Writer stdin;
@@ -43,18 +44,38 @@ final class ChildJvm implements AutoCloseable {
     reader.start();
   }
 
-  static ChildJvm start(String name, Class<?> main, String... args) {
+  /** Runs {@code main} on this JVM's class path. */
+  public static ChildJvm start(String name, Class<?> main, String... args) {
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(java());
     command.add("-cp");
     command.add(classPath(main));
     command.add(main.getName());
     command.addAll(List.of(args));
-    try {
-      return new ChildJvm(name, new ProcessBuilder(command).redirectErrorStream(true).start());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot start " + name, e);
+    return start(name, command, Map.of(), null);
+  }
+
+  /**
+   * Runs {@code command} (any program) with {@code environment} added to this one's, in {@code
+   * directory} (null: this one's).
+   */
+  public static ChildJvm start(
+      String name, List<String> command, Map<String, String> environment, Path directory) {
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().putAll(environment);
+    if (directory != null) {
+      builder.directory(directory.toFile());
     }
+    try {
+      return new ChildJvm(name, builder.start());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start " + name + ": " + command, e);
+    }
+  }
+
+  /** The java launcher of this JVM. */
+  public static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
   /**
@@ -63,7 +84,7 @@ final class ChildJvm implements AutoCloseable {
    * to the real entries; should a runner leave the jar there instead, its manifest is read here, so
    * the child never depends on a temporary jar. Checked up front: the child must find {@code main}.
    */
-  static String classPath(Class<?> main) {
+  public static String classPath(Class<?> main) {
     Set<String> entries = new LinkedHashSet<>();
     for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
       entries.add(entry);
@@ -110,7 +131,7 @@ final class ChildJvm implements AutoCloseable {
   }
 
   /** The next line starting with {@code prefix}, waiting at most {@code timeout} in all. */
-  String awaitLine(String prefix, Duration timeout) throws InterruptedException {
+  public String awaitLine(String prefix, Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       String line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
@@ -123,25 +144,48 @@ final class ChildJvm implements AutoCloseable {
     }
   }
 
-  void send(String line) throws IOException {
+  public void send(String line) throws IOException {
     stdin.write(line + "\n");
     stdin.flush();
   }
 
   /** Waits for the child to exit with code 0. */
-  void awaitSuccess(Duration timeout) throws InterruptedException {
-    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-      throw failure("still running after " + timeout.toMillis() + " ms");
-    }
-    if (process.exitValue() != 0) {
-      throw failure("exited with code " + process.exitValue());
+  public void awaitSuccess(Duration timeout) throws InterruptedException {
+    int code = awaitExit(timeout);
+    if (code != 0) {
+      throw failure("exited with code " + code);
     }
   }
 
+  /** Waits for the child to exit and returns its exit code. */
+  public int awaitExit(Duration timeout) throws InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw failure("still running after " + timeout.toMillis() + " ms");
+    }
+    return process.exitValue();
+  }
+
+  /** Everything the child printed so far. */
+  public String output() {
+    return output.toString();
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
   /** Kills the child and says why, with all it printed. */
-  private AssertionError failure(String why) {
+  public AssertionError failure(String why) {
     process.destroyForcibly();
     return new AssertionError(name + " " + why + "; its output:\n" + output);
+  }
+
+  /** Asks the child to stop (SIGTERM, so shutdown hooks run) and waits a little for it. */
+  public void stop() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(10, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+    }
   }
 
   @Override

@@ -1,0 +1,55 @@
+package dev.sluice.it.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.it.Http;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * One scenario of the agent in one container: the container runs in a JVM of its own, started once
+ * per class with {@code -javaagent}, serving an app that knows nothing of Sluice. Each concrete
+ * class names the container; its scenario base class, the rules and the app's parts.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AgentScenario {
+  AgentWebApp app;
+  AgentServer server;
+  Http http;
+
+  abstract AgentContainer container();
+
+  abstract String rules();
+
+  AgentWebApp.Part[] parts() {
+    return new AgentWebApp.Part[0];
+  }
+
+  @BeforeAll
+  void start() throws Exception {
+    app = AgentWebApp.create(container(), rules(), parts());
+    server = AgentServer.start(container(), app);
+    http = server.http();
+  }
+
+  /** The agent must have said it started, and never that something failed. */
+  @AfterAll
+  void stop() throws Exception {
+    try {
+      if (server != null) {
+        String output = server.jvm().output();
+        server.close();
+        assertThat(output).contains("Sluice: agent started in ");
+        assertThat(output)
+            .doesNotContain("Sluice: could not instrument")
+            .doesNotContain("because the agent failed")
+            .doesNotContain("the agent could not start");
+      }
+    } finally {
+      if (app != null) {
+        app.delete();
+      }
+    }
+  }
+}

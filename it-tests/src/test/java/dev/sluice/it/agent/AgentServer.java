@@ -1,0 +1,73 @@
+package dev.sluice.it.agent;
+
+import dev.sluice.it.Http;
+import dev.sluice.it.jvm.ChildJvm;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A container JVM started with {@code -javaagent:sluice-agent.jar=config=...}, serving one web
+ * app, for the life of a test class.
+ */
+public final class AgentServer implements AutoCloseable {
+  private static final Duration START = Duration.ofSeconds(90);
+
+  private final ChildJvm jvm;
+  private final Http http;
+
+  private AgentServer(ChildJvm jvm, int port) {
+    this.jvm = jvm;
+    this.http = new Http(port);
+  }
+
+  /** Starts {@code container} with the agent reading the app's config. */
+  public static AgentServer start(AgentContainer container, AgentWebApp app) {
+    return start(container, app, "=config=" + app.config(), List.of(), Map.of());
+  }
+
+  /**
+   * Starts {@code container} with {@code agentSuffix} after the agent jar (e.g. {@code
+   * =config=/x.yaml}, or empty), {@code options} before the main class and {@code environment}.
+   */
+  public static AgentServer start(
+      AgentContainer container,
+      AgentWebApp app,
+      String agentSuffix,
+      List<String> options,
+      Map<String, String> environment) {
+    List<String> command = new ArrayList<>();
+    command.add(ChildJvm.java());
+    command.add("-javaagent:" + Settings.agentJar() + agentSuffix);
+    command.addAll(options);
+    command.add("-cp");
+    command.add(container.classPath());
+    command.add(container.main().getName());
+    command.add(app.dir().toString());
+    ChildJvm jvm = ChildJvm.start(container.name(), command, environment, null);
+    try {
+      String serving = jvm.awaitLine("SERVING ", START);
+      return new AgentServer(jvm, Integer.parseInt(serving.substring("SERVING ".length())));
+    } catch (InterruptedException | RuntimeException e) {
+      jvm.close();
+      throw e instanceof RuntimeException ? (RuntimeException) e : new IllegalStateException(e);
+    } catch (AssertionError e) {
+      jvm.close();
+      throw e;
+    }
+  }
+
+  public Http http() {
+    return http;
+  }
+
+  public ChildJvm jvm() {
+    return jvm;
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    jvm.stop();
+  }
+}

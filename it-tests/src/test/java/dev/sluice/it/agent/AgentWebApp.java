@@ -1,0 +1,152 @@
+package dev.sluice.it.agent;
+
+import dev.sluice.it.WebApp;
+import dev.sluice.it.jvm.ChildJvm;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A web app directory for one container JVM, as an unmodified application would be deployed: its
+ * classes in {@code WEB-INF/lib} (the javax or jakarta build of the test app), a web.xml with no
+ * trace of Sluice unless a test adds the Filter, and the ratelimit.yaml the agent reads in a
+ * directory of its own beside it.
+ */
+public final class AgentWebApp {
+  /** What a web.xml may hold besides the app's servlets. */
+  public enum Part {
+    /** The app's own filter on /*: MarkFilter. */
+    APP_FILTER,
+    /** Sluice's web.xml Filter on /*, all dispatcher types, first in the chain. */
+    SLUICE_FILTER
+  }
+
+  private static final String WEB_XML =
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <web-app xmlns="http://xmlns.jcp.org/xml/ns/javaee"
+               xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+               xsi:schemaLocation="http://xmlns.jcp.org/xml/ns/javaee
+                                   http://xmlns.jcp.org/xml/ns/javaee/web-app_4_0.xsd"
+               version="4.0" metadata-complete="true">
+      %s%s%s
+        <servlet-mapping>
+          <servlet-name>hello</servlet-name><url-pattern>/</url-pattern>
+        </servlet-mapping>
+        <error-page><error-code>500</error-code><location>/error-page</location></error-page>
+      </web-app>
+      """;
+
+  private static final String SLUICE_FILTER =
+      """
+        <filter>
+          <filter-name>sluice</filter-name>
+          <filter-class>dev.sluice.servlet.RateLimitFilter</filter-class>
+          <async-supported>true</async-supported>
+          <init-param><param-name>config</param-name><param-value>%s</param-value></init-param>
+        </filter>
+        <filter-mapping>
+          <filter-name>sluice</filter-name><url-pattern>/*</url-pattern>
+          <dispatcher>REQUEST</dispatcher><dispatcher>FORWARD</dispatcher>
+          <dispatcher>INCLUDE</dispatcher><dispatcher>ERROR</dispatcher>
+          <dispatcher>ASYNC</dispatcher>
+        </filter-mapping>
+      """;
+
+  private static final String APP_FILTER =
+      """
+        <filter>
+          <filter-name>mark</filter-name>
+          <filter-class>dev.sluice.it.app.MarkFilter</filter-class>
+          <async-supported>true</async-supported>
+        </filter>
+        <filter-mapping><filter-name>mark</filter-name><url-pattern>/*</url-pattern></filter-mapping>
+      """;
+
+  /** What the jakarta Filter needs beside it in WEB-INF/lib (the javax jar bundles its own). */
+  private static final List<String> FILTER_LIBRARIES =
+      List.of(
+          "/sluice-filter/",
+          "/filter/target/",
+          "/org/yaml/snakeyaml/",
+          "/redis/clients/",
+          "/org/apache/commons/commons-pool2/",
+          "/org/json/",
+          "/com/google/code/gson/",
+          "/org/slf4j/slf4j-api/");
+
+  private final Path root;
+  private final Path dir;
+  private final Path config;
+
+  private AgentWebApp(Path root) {
+    this.root = root;
+    this.dir = root.resolve("webapp");
+    this.config = root.resolve("config").resolve("ratelimit.yaml");
+  }
+
+  public static AgentWebApp create(AgentContainer container, String yaml, Part... parts)
+      throws IOException {
+    Set<Part> with = parts.length == 0 ? EnumSet.noneOf(Part.class) : EnumSet.of(parts[0], parts);
+    AgentWebApp app = new AgentWebApp(Files.createTempDirectory("sluice-agent-it"));
+    Files.createDirectories(app.config.getParent());
+    Files.writeString(app.config, yaml);
+    Path lib = Files.createDirectories(app.dir.resolve("WEB-INF/lib"));
+    String appJar = container.javax() ? "sluice.it.javaxAppJar" : "sluice.it.jakartaAppJar";
+    Files.copy(Settings.builtFile(appJar), lib.resolve("app.jar"));
+    if (with.contains(Part.SLUICE_FILTER)) {
+      app.addFilterJars(container, lib);
+    }
+    String webXml =
+        String.format(
+            WEB_XML,
+            with.contains(Part.SLUICE_FILTER) ? String.format(SLUICE_FILTER, app.config) : "",
+            with.contains(Part.APP_FILTER) ? APP_FILTER : "",
+            WebApp.servletsXml());
+    Files.writeString(app.dir.resolve("WEB-INF/web.xml"), webXml);
+    return app;
+  }
+
+  private void addFilterJars(AgentContainer container, Path lib) throws IOException {
+    if (container.javax()) {
+      Files.copy(Settings.builtFile("sluice.it.javaxFilterJar"), lib.resolve("sluice-filter.jar"));
+      return;
+    }
+    for (String entry : ChildJvm.classPath(AgentWebApp.class).split(File.pathSeparator)) {
+      String unix = entry.replace(File.separatorChar, '/');
+      Path path = Path.of(entry);
+      if (FILTER_LIBRARIES.stream().anyMatch(unix::contains)
+          && Files.isRegularFile(path)
+          && !unix.endsWith("-tests.jar")) {
+        Files.copy(path, lib.resolve(path.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+      }
+    }
+    if (!Files.exists(lib.resolve("sluice-filter-0.1.0-SNAPSHOT.jar"))) {
+      throw new IllegalStateException("the jakarta sluice-filter jar is not on the class path");
+    }
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  public Path config() {
+    return config;
+  }
+
+  /** Replaces the config as editors and ConfigMaps do: a new file moved over the old one. */
+  public void replaceConfig(String yaml) throws IOException {
+    Path temp = config.resolveSibling("ratelimit.yaml.tmp");
+    Files.writeString(temp, yaml);
+    Files.move(temp, config, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  public void delete() throws IOException {
+    WebApp.deleteTree(root);
+  }
+}

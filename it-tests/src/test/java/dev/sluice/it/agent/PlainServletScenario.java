@@ -1,0 +1,62 @@
+package dev.sluice.it.agent;
+
+import static dev.sluice.it.Http.LIMIT;
+import static dev.sluice.it.Http.REMAINING;
+import static dev.sluice.it.Http.RESET;
+import static dev.sluice.it.Http.RETRY_AFTER;
+import static dev.sluice.it.Http.assertRejected;
+import static dev.sluice.it.Http.number;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Test;
+
+/** An app with servlets and no filter at all: the container calls the servlet straight away. */
+abstract class PlainServletScenario extends AgentScenario {
+  @Override
+  String rules() {
+    return """
+        client_ip:
+          trusted_proxies: [127.0.0.1/32, "::1/128"]
+        exclude: [/health]
+        rules:
+          - { id: hello, match: { path: /api/hello }, key: ip, limit: 3, window: 1h,
+              algorithm: token_bucket }
+          - { id: health-trap, match: { path: /health }, key: ip, limit: 1, window: 1h }
+        """;
+  }
+
+  @Test
+  void countsDownThenRejectsWith429WithoutCallingTheServlet() throws Exception {
+    int served = http.served();
+    for (int i = 1; i <= 3; i++) {
+      HttpResponse<String> allowed = http.get("/api/hello", "10.1.0.1");
+      assertThat(allowed.statusCode()).isEqualTo(200);
+      assertThat(allowed.body()).isEqualTo("hello");
+      assertThat(number(allowed, LIMIT)).isEqualTo(3);
+      assertThat(number(allowed, REMAINING)).as("left after request %d", i).isEqualTo(3 - i);
+      assertThat(number(allowed, RESET)).isBetween(1L, 3600L);
+      assertThat(allowed.headers().firstValue(RETRY_AFTER)).isEmpty();
+    }
+    HttpResponse<String> denied = http.get("/api/hello", "10.1.0.1");
+    assertRejected(denied, "hello");
+    assertThat(number(denied, REMAINING)).isZero();
+    assertThat(http.served() - served).as("requests the servlet served").isEqualTo(3);
+    assertThat(http.get("/api/hello", "10.1.0.2").statusCode())
+        .as("another client has its own limit")
+        .isEqualTo(200);
+  }
+
+  @Test
+  void pathsWithoutARuleAndExcludedPathsAreUntouched() throws Exception {
+    for (String path : new String[] {"/health", "/count", "/somewhere/else"}) {
+      for (int i = 0; i < 3; i++) {
+        HttpResponse<String> response = http.get(path, "10.1.1.1");
+        assertThat(response.statusCode()).as(path).isEqualTo(200);
+        assertThat(response.headers().map().keySet())
+            .as(path)
+            .noneMatch(name -> name.regionMatches(true, 0, "X-RateLimit-", 0, 12));
+      }
+    }
+  }
+}
