@@ -39,6 +39,20 @@ public final class ServletGate implements Gate {
     return new ServletGate(task);
   }
 
+  /** A gate that applies {@code enforcer}, in force at once: for tests. */
+  static ServletGate of(final Enforcer enforcer) {
+    FutureTask<Enforcer> done =
+        new FutureTask<Enforcer>(
+            new Callable<Enforcer>() {
+              @Override
+              public Enforcer call() {
+                return enforcer;
+              }
+            });
+    done.run();
+    return new ServletGate(done);
+  }
+
   @Override
   public boolean rejected(Object request, Object response) {
     try {
