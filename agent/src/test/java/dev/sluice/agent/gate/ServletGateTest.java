@@ -1,0 +1,189 @@
+package dev.sluice.agent.gate;
+
+import static dev.sluice.store.ManualClock.SECOND;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.LogCapture;
+import dev.sluice.agent.gate.FakeServlet.Namespace;
+import dev.sluice.agent.gate.FakeServlet.Request;
+import dev.sluice.agent.gate.FakeServlet.Response;
+import dev.sluice.config.ConfigParser;
+import dev.sluice.core.Limiter;
+import dev.sluice.http.Enforcer;
+import dev.sluice.http.Exchange;
+import dev.sluice.store.ManualClock;
+import dev.sluice.store.MemoryStore;
+import java.lang.reflect.Proxy;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class ServletGateTest {
+  private static final String RULES =
+      "rules:\n"
+          + "  - { id: hello, match: { path: /hello }, key: ip, limit: 1, window: 10s,"
+          + " algorithm: fixed_window }\n"
+          + "  - { id: tenant, match: { path: /tenant }, key: 'header:X-Tenant', limit: 1,"
+          + " window: 10s, algorithm: fixed_window }\n";
+
+  private final ManualClock clock = new ManualClock(1_800_000_000L * SECOND);
+  private final ServletGate gate = ServletGate.of(enforcer());
+  private final LogCapture agentLog = LogCapture.of("dev.sluice.agent");
+  private final LogCapture httpLog = LogCapture.of("dev.sluice.http");
+
+  private Enforcer enforcer() {
+    try {
+      Limiter limiter = new Limiter(new MemoryStore(clock, 10, 0));
+      limiter.apply(ConfigParser.parse("test.yaml", RULES).rules());
+      return new Enforcer(limiter);
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @AfterEach
+  void stopCapturing() {
+    agentLog.close();
+    httpLog.close();
+  }
+
+  private boolean rejected(Request request, Response response) {
+    return gate.rejected(request.proxy(), response.proxy());
+  }
+
+  @ParameterizedTest
+  @EnumSource(Namespace.class)
+  void anAllowedRequestGoesOnWithTheRateLimitHeaders(Namespace namespace) {
+    Response response = new Response(namespace);
+    assertThat(rejected(new Request(namespace), response)).isFalse();
+    assertThat(response.headers)
+        .containsExactly(
+            Map.entry("X-RateLimit-Limit", "1"),
+            Map.entry("X-RateLimit-Remaining", "0"),
+            Map.entry("X-RateLimit-Reset", "10"));
+    assertThat(response.status).isEqualTo(200);
+    assertThat(response.body).hasToString("");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Namespace.class)
+  void aRequestOverTheLimitIsAnsweredWithA429OnAClearedResponse(Namespace namespace) {
+    rejected(new Request(namespace), new Response(namespace));
+    clock.advance(2_500_000);
+    Response response = new Response(namespace);
+    response.headers.put("X-App", "stale");
+    response.status = 201;
+    assertThat(rejected(new Request(namespace), response)).isTrue();
+    assertThat(response.status).isEqualTo(429);
+    assertThat(response.contentType).isEqualTo("application/json");
+    assertThat(response.body)
+        .hasToString("{\"error\":\"rate_limited\",\"rule\":\"hello\",\"retryAfterSeconds\":8}");
+    assertThat(response.headers)
+        .doesNotContainKey("X-App")
+        .containsEntry("Retry-After", "8")
+        .containsEntry("X-RateLimit-Remaining", "0")
+        .containsEntry("X-RateLimit-Reset", "8");
+    assertThat(response.calls.get(0)).isEqualTo("reset");
+    assertThat(response.calls).containsSubsequence("reset", "setStatus 429", "getWriter");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Namespace.class)
+  void forwardsIncludesAsyncAndErrorDispatchesAreNeverCounted(Namespace namespace) {
+    for (String dispatch : List.of("FORWARD", "INCLUDE", "ASYNC", "ERROR")) {
+      Request request = new Request(namespace);
+      request.dispatcherType = dispatch;
+      Response response = new Response(namespace);
+      assertThat(rejected(request, response)).as(dispatch).isFalse();
+      assertThat(response.calls).as(dispatch).isEmpty();
+      assertThat(request.attributes).as(dispatch).isEmpty();
+    }
+    assertThat(rejected(new Request(namespace), new Response(namespace))).isFalse();
+    assertThat(rejected(new Request(namespace), new Response(namespace))).isTrue();
+    Request forward = new Request(namespace);
+    forward.dispatcherType = "FORWARD";
+    assertThat(rejected(forward, new Response(namespace))).isFalse();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Namespace.class)
+  void aRequestAlreadyDecidedIsNotCountedAgain(Namespace namespace) {
+    Request decided = new Request(namespace);
+    decided.attributes.put(Exchange.DECIDED_ATTRIBUTE, Boolean.TRUE);
+    Response response = new Response(namespace);
+    assertThat(rejected(decided, response)).isFalse();
+    assertThat(response.calls).isEmpty();
+    assertThat(rejected(new Request(namespace), new Response(namespace))).isFalse();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Namespace.class)
+  void aCommittedResponseOverTheLimitIsLetThroughUntouched(Namespace namespace) {
+    rejected(new Request(namespace), new Response(namespace));
+    Response committed = new Response(namespace);
+    committed.committed = true;
+    assertThat(rejected(new Request(namespace), committed)).isFalse();
+    assertThat(committed.calls).isEmpty();
+    assertThat(committed.status).isEqualTo(200);
+  }
+
+  @Test
+  void aRequestThatIsNoHttpServletRequestIsLetThrough() {
+    Object servletRequestOnly =
+        Proxy.newProxyInstance(
+            getClass().getClassLoader(),
+            new Class<?>[] {Namespace.JAVAX.type("ServletRequest")},
+            (self, method, args) -> {
+              throw new AssertionError("called " + method.getName());
+            });
+    Object response = new Response(Namespace.JAVAX).proxy();
+    assertThat(gate.rejected(new Object(), response)).isFalse();
+    assertThat(gate.rejected(servletRequestOnly, response)).isFalse();
+    assertThat(agentLog.messages()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Namespace.class)
+  void aRequestWhoseHeaderCannotBeReadIsLetThrough(Namespace namespace) {
+    for (int i = 0; i < 2; i++) {
+      Request request = new Request(namespace);
+      request.path = "/tenant";
+      request.failing.add("getHeader");
+      Response response = new Response(namespace);
+      assertThat(rejected(request, response)).isFalse();
+      assertThat(response.calls).isEmpty();
+    }
+    // The failure is inside the decision, where the Enforcer catches and logs it: the agent's
+    // once-per-kind log never sees it.
+    assertThat(httpLog.messages())
+        .isNotEmpty()
+        .containsOnly("Sluice could not decide GET /tenant; letting it through");
+    assertThat(agentLog.messages()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Namespace.class)
+  void aFailureAroundTheDecisionIsLoggedOncePerKind(Namespace namespace) {
+    for (String failing : List.of("getAttribute", "getAttribute", "getDispatcherType")) {
+      Request request = new Request(namespace);
+      request.failing.add(failing);
+      assertThat(rejected(request, new Response(namespace))).as(failing).isFalse();
+    }
+    assertThat(agentLog.messages())
+        .hasSize(2)
+        .allMatch(message -> message.startsWith("Sluice: a request was let through"));
+  }
+
+  @ParameterizedTest
+  @EnumSource(Namespace.class)
+  void aRejectionThatCannotBeWrittenLetsTheRequestThrough(Namespace namespace) {
+    rejected(new Request(namespace), new Response(namespace));
+    Response response = new Response(namespace);
+    response.failing.add("getWriter");
+    assertThat(rejected(new Request(namespace), response)).isFalse();
+    assertThat(agentLog.messages()).hasSize(1);
+  }
+}
