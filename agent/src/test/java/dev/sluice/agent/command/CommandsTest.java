@@ -1,0 +1,105 @@
+package dev.sluice.agent.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The jar's commands, short of attaching to a process (the integration tests do that). */
+class CommandsTest {
+  private static final String USAGE =
+      "usage: java -jar sluice-agent.jar check <ratelimit.yaml>\n"
+          + "       java -jar sluice-agent.jar attach <pid> [config=<path to ratelimit.yaml>]\n";
+
+  @TempDir Path dir;
+
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int run(String... args) {
+    return Commands.run(
+        args,
+        new File("sluice-agent.jar"),
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  private String out() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private String err() {
+    return err.toString(StandardCharsets.UTF_8).replace(System.lineSeparator(), "\n");
+  }
+
+  private Path write(String yaml) throws IOException {
+    return Files.writeString(dir.resolve("ratelimit.yaml"), yaml);
+  }
+
+  @Test
+  void checkOfAValidFileSaysOk() throws IOException {
+    Path file =
+        write("rules:\n  - { id: a, match: { path: /a }, key: ip, limit: 5, window: 1m }\n");
+    assertThat(run("check", file.toString())).isZero();
+    assertThat(out()).startsWith("OK " + file + ": 1 rules, store memory");
+    assertThat(err()).isEmpty();
+  }
+
+  @Test
+  void checkOfAnInvalidFileNamesTheLineAndColumn() throws IOException {
+    Path file =
+        write("rules:\n  - { id: a, match: { path: /a }, key: ip, limit: 0, window: 1m }\n");
+    assertThat(run("check", file.toString())).isEqualTo(1);
+    assertThat(err()).startsWith(file + ":2:").contains(": rules[0].limit: ");
+    assertThat(err()).endsWith("1 error in " + file + "\n");
+    assertThat(out()).isEmpty();
+  }
+
+  @Test
+  void checkOfAMissingFileIsAUsageError() {
+    Path missing = dir.resolve("absent.yaml");
+    assertThat(run("check", missing.toString())).isEqualTo(2);
+    assertThat(err()).startsWith(missing + ": cannot read: ");
+  }
+
+  @Test
+  void checkWithoutAFileNamesTheAgentJarInItsUsage() {
+    assertThat(run("check")).isEqualTo(2);
+    assertThat(err()).isEqualTo("usage: java -jar sluice-agent.jar check <ratelimit.yaml>\n");
+  }
+
+  @Test
+  void noCommandPrintsTheUsage() {
+    assertThat(run()).isEqualTo(2);
+    assertThat(err()).isEqualTo(USAGE);
+    assertThat(out()).isEmpty();
+  }
+
+  @Test
+  void anUnknownCommandPrintsTheUsage() {
+    assertThat(run("verify", "ratelimit.yaml")).isEqualTo(2);
+    assertThat(err()).isEqualTo(USAGE);
+  }
+
+  @Test
+  void attachWithoutAPidOrWithTooManyArgumentsPrintsTheUsage() {
+    assertThat(run("attach")).isEqualTo(2);
+    assertThat(run("attach", "123", "config=a.yaml", "extra")).isEqualTo(2);
+    assertThat(err()).isEqualTo(USAGE + USAGE);
+  }
+
+  @Test
+  void attachToAPidThatIsNoNumberIsAUsageError() {
+    assertThat(run("attach", "abc")).isEqualTo(2);
+    assertThat(err()).isEqualTo("attach: the process id must be a number, got \"abc\"\n");
+    assertThat(run("attach", "-1", "config=a.yaml")).isEqualTo(2);
+    assertThat(out()).isEmpty();
+  }
+}
