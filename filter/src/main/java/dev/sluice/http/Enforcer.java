@@ -3,18 +3,19 @@ package dev.sluice.http;
 import dev.sluice.core.Decision;
 import dev.sluice.core.Limiter;
 import java.io.IOException;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * Applies the limiter to one exchange: counts a request once however often it is dispatched, adds
  * the rate-limit headers, and writes the 429 when denied. A failure inside Sluice lets the request
- * through: a rate limiter must never be the reason an application breaks.
+ * through, logged once per kind: a rate limiter must never be the reason an application breaks,
+ * nor flood its log.
  */
 public final class Enforcer {
   private static final Logger LOG = Logger.getLogger("dev.sluice.http");
 
   private final Limiter limiter;
+  private final Failures failures = new Failures(LOG);
   private volatile boolean committedLogged;
 
   public Enforcer(Limiter limiter) {
@@ -30,14 +31,8 @@ public final class Enforcer {
     try {
       decision = limiter.decide(exchange);
     } catch (RuntimeException e) {
-      LOG.log(
-          Level.SEVERE,
-          "Sluice could not decide "
-              + exchange.method()
-              + " "
-              + exchange.path()
-              + "; letting it through",
-          e);
+      String request = exchange.method() + " " + exchange.path();
+      failures.log("Sluice could not decide " + request + "; letting it through", e);
       return true;
     }
     if (decision.ruleId() == null) {

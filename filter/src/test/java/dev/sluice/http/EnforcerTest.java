@@ -3,6 +3,7 @@ package dev.sluice.http;
 import static dev.sluice.store.ManualClock.SECOND;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.LogCapture;
 import dev.sluice.algo.Algorithm;
 import dev.sluice.config.ConfigParser;
 import dev.sluice.core.Limiter;
@@ -89,10 +90,19 @@ class EnforcerTest {
   }
 
   @Test
-  void aFailureInsideSluiceLetsTheRequestThrough() throws Exception {
-    FakeExchange exchange = new FakeExchange(TestRequest.get("/hello"));
-    assertThat(enforcer(new BrokenStore()).admit(exchange)).isTrue();
-    assertThat(exchange.status).isZero();
+  void aFailureInsideSluiceLetsTheRequestThroughAndIsLoggedOnce() throws Exception {
+    try (LogCapture log = LogCapture.of("dev.sluice.http")) {
+      Enforcer enforcer = enforcer(new BrokenStore());
+      for (int i = 0; i < 3; i++) {
+        FakeExchange exchange = new FakeExchange(TestRequest.get("/hello"));
+        assertThat(enforcer.admit(exchange)).isTrue();
+        assertThat(exchange.status).isZero();
+      }
+      assertThat(log.messages())
+          .containsExactly(
+              "Sluice could not decide GET /hello; letting it through"
+                  + " (logged once per kind of failure)");
+    }
   }
 
   /** Records what the enforcer writes. */

@@ -31,16 +31,21 @@ public final class Http {
     this.base = "http://127.0.0.1:" + port;
   }
 
-  /** GETs {@code rawPath} exactly as written (no normalisation) on behalf of {@code clientIp}. */
-  public HttpResponse<String> get(String rawPath, String clientIp)
+  /**
+   * GETs {@code rawPath} exactly as written (no normalisation) on behalf of {@code clientIp}, with
+   * {@code headers} as name, value, name, value...
+   */
+  public HttpResponse<String> get(String rawPath, String clientIp, String... headers)
       throws IOException, InterruptedException {
-    HttpRequest request =
+    HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(base + rawPath))
             .header("X-Forwarded-For", clientIp)
             .timeout(Duration.ofSeconds(10))
-            .GET()
-            .build();
-    return client.send(request, HttpResponse.BodyHandlers.ofString());
+            .GET();
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      request.header(headers[i], headers[i + 1]);
+    }
+    return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   /** How many requests the app has served so far. */

@@ -4,9 +4,11 @@ import dev.sluice.agent.bootstrap.Gate;
 import dev.sluice.config.ConfigSource;
 import dev.sluice.config.LiveLimiter;
 import dev.sluice.http.Enforcer;
+import dev.sluice.http.Failures;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.logging.Logger;
 
 /**
  * The agent's {@link Gate}: the request path of the Filter ({@link Enforcer} over an exchange),
@@ -15,8 +17,11 @@ import java.util.concurrent.FutureTask;
  * none slips through unlimited. Whatever fails in here lets the request through.
  */
 public final class ServletGate implements Gate {
+  private static final String LET_THROUGH =
+      "Sluice: a request was let through because the agent failed";
+
   private final FutureTask<Enforcer> enforcer;
-  private final Failures failures = new Failures();
+  private final Failures failures = new Failures(Logger.getLogger("dev.sluice.agent"));
 
   private ServletGate(FutureTask<Enforcer> enforcer) {
     this.enforcer = enforcer;
@@ -63,7 +68,7 @@ public final class ServletGate implements Gate {
       Enforcer in = enforcer();
       return in != null && !in.admit(new ReflectedExchange(api, request, response));
     } catch (Throwable t) {
-      failures.log(t);
+      failures.log(LET_THROUGH, t);
       return false;
     }
   }
@@ -72,7 +77,7 @@ public final class ServletGate implements Gate {
     try {
       return enforcer.get();
     } catch (ExecutionException e) {
-      failures.log(e.getCause());
+      failures.log("Sluice: the rules could not be loaded; nothing is limited", e.getCause());
       return null;
     }
   }

@@ -18,7 +18,7 @@ public final class ServeJetty12Ee10 {
     context.setContextPath("/");
     context.setWar(args[0]);
     context.setThrowUnavailableOnStartupException(true);
-    server.setHandler(context);
+    server.setHandler(new CommitEarlyHandler(context));
     server.start();
     System.out.println("SERVING " + connector.getLocalPort());
     ServeTomcat.awaitEndOfInput();

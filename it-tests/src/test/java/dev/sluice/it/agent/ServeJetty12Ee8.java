@@ -19,7 +19,7 @@ public final class ServeJetty12Ee8 {
     context.setWar(args[0]);
     context.setParentLoaderPriority(false);
     context.setThrowUnavailableOnStartupException(true);
-    server.setHandler(context.get());
+    server.setHandler(new CommitEarlyHandler(context.get()));
     server.start();
     System.out.println("SERVING " + connector.getLocalPort());
     ServeTomcat.awaitEndOfInput();

@@ -11,7 +11,7 @@ import org.apache.tomcat.util.scan.StandardJarScanner;
  * {@code main} of a container JVM: embedded Tomcat serving one web app directory at the root
  * context, on 127.0.0.1 at a free port. Compiled against Tomcat 11, it only calls what Tomcat 9 and
  * 10.1 have too, so one class starts all three. Prints {@code SERVING <port>} once it serves, and
- * stops when its standard input ends.
+ * stops when its standard input ends. {@link CommitEarlyValve} sits in front of the app.
  */
 public final class ServeTomcat {
   private ServeTomcat() {}
@@ -25,6 +25,7 @@ public final class ServeTomcat {
     connector.setProperty("address", "127.0.0.1");
     tomcat.setConnector(connector);
     Context context = tomcat.addWebapp("", args[0]);
+    context.getPipeline().addValve(new CommitEarlyValve());
     ((StandardJarScanner) context.getJarScanner()).setScanClassPath(false);
     tomcat.start();
     if (!context.getState().isAvailable()) {

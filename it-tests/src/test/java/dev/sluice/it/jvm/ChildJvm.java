@@ -29,6 +29,10 @@ import java.util.jar.Manifest;
  * timeout the child is killed and the failure quotes everything it printed.
  */
 public final class ChildJvm implements AutoCloseable {
+  /** Queued after the last line, when the child's output ends. */
+  @SuppressWarnings("StringOperationCanBeSimplified") // a unique instance, compared by identity
+  private static final String END = new String("(end of output)");
+
   private final String name;
   private final Process process;
   private final Writer stdin;
@@ -128,6 +132,7 @@ public final class ChildJvm implements AutoCloseable {
     } catch (IOException e) {
       output.append("(output unreadable: ").append(e).append(")\n");
     }
+    lines.add(END);
   }
 
   /** The next line starting with {@code prefix}, waiting at most {@code timeout} in all. */
@@ -137,6 +142,10 @@ public final class ChildJvm implements AutoCloseable {
       String line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
       if (line == null) {
         throw failure("no line starting \"" + prefix + "\" within " + timeout.toMillis() + " ms");
+      }
+      if (line == END) {
+        lines.add(END);
+        throw failure("ended its output before a line starting \"" + prefix + "\"");
       }
       if (line.startsWith(prefix)) {
         return line;

@@ -1,0 +1,8 @@
+package dev.sluice.it.agent;
+
+class Tomcat9AgentCommittedIT extends CommittedScenario {
+  @Override
+  AgentContainer container() {
+    return AgentContainer.TOMCAT_9;
+  }
+}
