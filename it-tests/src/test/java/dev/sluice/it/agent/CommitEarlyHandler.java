@@ -8,7 +8,10 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Blocker;
 import org.eclipse.jetty.util.Callback;
 
-/** Jetty's twin of {@link CommitEarlyValve}: commits the response before the servlet layer. */
+/**
+ * Jetty's twin of {@link CommitEarlyValve}: commits the response before the servlet layer (ee10;
+ * ee8 needs {@link CommitEarlyEe8Handler}).
+ */
 final class CommitEarlyHandler extends Handler.Wrapper {
   CommitEarlyHandler(Handler handler) {
     super(handler);

@@ -19,7 +19,8 @@ public final class ServeJetty12Ee8 {
     context.setWar(args[0]);
     context.setParentLoaderPriority(false);
     context.setThrowUnavailableOnStartupException(true);
-    server.setHandler(new CommitEarlyHandler(context.get()));
+    context.insertHandler(new CommitEarlyEe8Handler());
+    server.setHandler(context.get());
     server.start();
     System.out.println("SERVING " + connector.getLocalPort());
     ServeTomcat.awaitEndOfInput();
