@@ -3,6 +3,7 @@ package dev.sluice.it.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.it.Http;
+import dev.sluice.it.jvm.ChildJvm;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -26,10 +27,15 @@ abstract class AgentScenario {
     return new AgentWebApp.Part[0];
   }
 
+  /** The {@code java} launcher the container runs on: this JVM's, unless a class says other. */
+  String java() {
+    return ChildJvm.java();
+  }
+
   @BeforeAll
   void start() throws Exception {
     app = AgentWebApp.create(container(), rules(), parts());
-    server = AgentServer.start(container(), app);
+    server = AgentServer.start(container(), app, java());
     http = server.http();
   }
 

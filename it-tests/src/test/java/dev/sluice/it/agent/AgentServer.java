@@ -27,6 +27,11 @@ public final class AgentServer implements AutoCloseable {
     return start(container, app, "=config=" + app.config(), List.of(), Map.of());
   }
 
+  /** The same, on the JVM whose {@code java} launcher is {@code java}. */
+  public static AgentServer start(AgentContainer container, AgentWebApp app, String java) {
+    return start(java, container, app, "=config=" + app.config(), List.of(), Map.of());
+  }
+
   /**
    * Starts {@code container} with {@code agentSuffix} after the agent jar (e.g. {@code
    * =config=/x.yaml}, or empty), {@code options} before the main class and {@code environment}.
@@ -37,8 +42,18 @@ public final class AgentServer implements AutoCloseable {
       String agentSuffix,
       List<String> options,
       Map<String, String> environment) {
+    return start(ChildJvm.java(), container, app, agentSuffix, options, environment);
+  }
+
+  private static AgentServer start(
+      String java,
+      AgentContainer container,
+      AgentWebApp app,
+      String agentSuffix,
+      List<String> options,
+      Map<String, String> environment) {
     List<String> command = new ArrayList<>();
-    command.add(ChildJvm.java());
+    command.add(java);
     command.add("-javaagent:" + Settings.agentJar() + agentSuffix);
     command.addAll(options);
     command.add("-cp");

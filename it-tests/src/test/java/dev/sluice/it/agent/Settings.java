@@ -24,6 +24,20 @@ final class Settings {
     return path;
   }
 
+  /**
+   * The {@code java} launcher of the second JDK the agent is tested on (Temurin 25 on this kind of
+   * machine; {@code -Dsluice.it.java25=<JDK home>} names another).
+   */
+  static String java25() {
+    Path java = Path.of(required("sluice.it.java25"), "bin", "java");
+    if (!Files.isExecutable(java)) {
+      throw new IllegalStateException(
+          java + " is not there: the agent is tested on Java 25 too; install a JDK 25 and set"
+              + " -Dsluice.it.java25 to its home");
+    }
+    return java.toString();
+  }
+
   static Path agentJar() {
     return builtFile("sluice.it.agentJar");
   }
