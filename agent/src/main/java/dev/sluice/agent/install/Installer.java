@@ -16,8 +16,18 @@ public final class Installer {
 
   private Installer() {}
 
+  /**
+   * Byte Buddy's safe mode, under its relocated name: it then never reaches for {@code
+   * sun.misc.Unsafe}, which the agent does not need (its advice is inlined, nothing is injected)
+   * and which Java 24 and later warn about on the application's console.
+   */
+  static final String BYTE_BUDDY_SAFE_MODE = "dev.sluice.internal.bytebuddy.safe";
+
   public static void install(Instrumentation instrumentation, String argument, boolean premain) {
     long start = System.nanoTime();
+    if (System.getProperty(BYTE_BUDDY_SAFE_MODE) == null) {
+      System.setProperty(BYTE_BUDDY_SAFE_MODE, "true");
+    }
     AgentArgs args = AgentArgs.parse(argument);
     for (String problem : args.problems()) {
       LOG.warning("Sluice: " + problem);
