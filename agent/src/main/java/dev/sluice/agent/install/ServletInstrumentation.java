@@ -1,10 +1,8 @@
 package dev.sluice.agent.install;
 
 import static net.bytebuddy.matcher.ElementMatchers.any;
-import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.isBootstrapClassLoader;
-import static net.bytebuddy.matcher.ElementMatchers.isInterface;
 import static net.bytebuddy.matcher.ElementMatchers.isPublic;
 import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -61,7 +59,7 @@ final class ServletInstrumentation {
     for (String namespace : NAMESPACES) {
       builder =
           builder
-              .type(entryTypes(namespace), new SeesClass(namespace + ".Servlet"))
+              .type(new ServletEntryTypes(namespace))
               .transform(
                   new AgentBuilder.Transformer.ForAdvice()
                       .include(ServletInstrumentation.class.getClassLoader())
@@ -80,13 +78,6 @@ final class ServletInstrumentation {
         .or(nameStartsWith("dev.sluice.agent."))
         .or(nameStartsWith("dev.sluice.internal."))
         .or(isSynthetic());
-  }
-
-  private static ElementMatcher.Junction<TypeDescription> entryTypes(String namespace) {
-    return not(isInterface())
-        .and(
-            hasSuperType(
-                named(namespace + ".FilterChain").or(named(namespace + ".Servlet"))));
   }
 
   private static ElementMatcher.Junction<MethodDescription> entryMethods(String namespace) {
