@@ -33,7 +33,10 @@ final class AgentArgs {
       if (CONFIG.equals(key) && !value.isEmpty()) {
         config = value;
       } else if (CONFIG.equals(key)) {
-        problems.add("the agent argument config= names no file; ignored");
+        problems.add(
+            "the agent argument \""
+                + pair.trim()
+                + "\" names no file; ignored (expected config=<path to ratelimit.yaml>)");
       } else {
         problems.add(
             "unknown agent argument \""

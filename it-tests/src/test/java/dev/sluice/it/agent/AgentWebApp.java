@@ -34,7 +34,7 @@ public final class AgentWebApp {
                xsi:schemaLocation="http://xmlns.jcp.org/xml/ns/javaee
                                    http://xmlns.jcp.org/xml/ns/javaee/web-app_4_0.xsd"
                version="4.0" metadata-complete="true">
-      %s%s%s
+      %s%s%s%s
         <servlet-mapping>
           <servlet-name>hello</servlet-name><url-pattern>/</url-pattern>
         </servlet-mapping>
@@ -92,6 +92,12 @@ public final class AgentWebApp {
 
   public static AgentWebApp create(AgentContainer container, String yaml, Part... parts)
       throws IOException {
+    return create(container, yaml, "", parts);
+  }
+
+  /** As above, with {@code moreWebXml} (servlets of this test only) added to the web.xml. */
+  public static AgentWebApp create(
+      AgentContainer container, String yaml, String moreWebXml, Part... parts) throws IOException {
     Set<Part> with = parts.length == 0 ? EnumSet.noneOf(Part.class) : EnumSet.of(parts[0], parts);
     AgentWebApp app = new AgentWebApp(Files.createTempDirectory("sluice-agent-it"));
     Files.createDirectories(app.config.getParent());
@@ -107,7 +113,8 @@ public final class AgentWebApp {
             WEB_XML,
             with.contains(Part.SLUICE_FILTER) ? String.format(SLUICE_FILTER, app.config) : "",
             with.contains(Part.APP_FILTER) ? APP_FILTER : "",
-            WebApp.servletsXml());
+            WebApp.servletsXml(),
+            moreWebXml);
     Files.writeString(app.dir.resolve("WEB-INF/web.xml"), webXml);
     return app;
   }
@@ -133,6 +140,11 @@ public final class AgentWebApp {
 
   public Path dir() {
     return dir;
+  }
+
+  /** Bundles {@code jar} in WEB-INF/lib, as an app ships its own libraries. */
+  public void addLibrary(Path jar) throws IOException {
+    Files.copy(jar, dir.resolve("WEB-INF/lib").resolve(jar.getFileName()));
   }
 
   public Path config() {
