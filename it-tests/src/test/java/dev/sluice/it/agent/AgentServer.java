@@ -28,6 +28,16 @@ public final class AgentServer implements AutoCloseable {
   }
 
   /**
+   * Starts {@code container} with the agent reading the app's config, {@code before} and {@code
+   * after} its flag on the command line: another agent's -javaagent in either place runs first or
+   * second.
+   */
+  public static AgentServer start(
+      AgentContainer container, AgentWebApp app, List<String> before, List<String> after) {
+    return start(container, app, before, "=config=" + app.config(), after, Map.of());
+  }
+
+  /**
    * Starts {@code container} with {@code agentSuffix} after the agent jar (e.g. {@code
    * =config=/x.yaml}, or empty), {@code options} before the main class and {@code environment}.
    */
@@ -37,8 +47,19 @@ public final class AgentServer implements AutoCloseable {
       String agentSuffix,
       List<String> options,
       Map<String, String> environment) {
+    return start(container, app, List.of(), agentSuffix, options, environment);
+  }
+
+  private static AgentServer start(
+      AgentContainer container,
+      AgentWebApp app,
+      List<String> before,
+      String agentSuffix,
+      List<String> options,
+      Map<String, String> environment) {
     List<String> command = new ArrayList<>();
     command.add(ChildJvm.java());
+    command.addAll(before);
     command.add("-javaagent:" + Settings.agentJar() + agentSuffix);
     command.addAll(options);
     command.add("-cp");
