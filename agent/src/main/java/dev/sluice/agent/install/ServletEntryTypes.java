@@ -63,20 +63,30 @@ final class ServletEntryTypes implements AgentBuilder.RawMatcher {
     if (answer != null) {
       return answer;
     }
-    boolean result = false;
-    TypeDefinition superClass = type.getSuperClass();
-    if (superClass != null && !"java.lang.Object".equals(superClass.getTypeName())) {
-      result = implementsEntry(superClass.asErasure(), known);
-    }
-    if (!result) {
-      for (TypeDefinition face : type.getInterfaces().asErasures()) {
-        if (implementsEntry(face, known)) {
-          result = true;
-          break;
-        }
-      }
+    boolean result;
+    try {
+      result = superTypesImplementEntry(type, known);
+    } catch (RuntimeException unreadable) {
+      // A super type with no class file to read: another agent's helper injected straight into
+      // the class loader, or a class generated at run time. Neither is a container's entry.
+      result = false;
     }
     known.put(name, result);
     return result;
+  }
+
+  private boolean superTypesImplementEntry(TypeDefinition type, Map<String, Boolean> known) {
+    TypeDefinition superClass = type.getSuperClass();
+    if (superClass != null
+        && !"java.lang.Object".equals(superClass.getTypeName())
+        && implementsEntry(superClass.asErasure(), known)) {
+      return true;
+    }
+    for (TypeDefinition face : type.getInterfaces().asErasures()) {
+      if (implementsEntry(face, known)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

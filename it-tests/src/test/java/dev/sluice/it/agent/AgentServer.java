@@ -24,12 +24,23 @@ public final class AgentServer implements AutoCloseable {
 
   /** Starts {@code container} with the agent reading the app's config. */
   public static AgentServer start(AgentContainer container, AgentWebApp app) {
-    return start(container, app, "=config=" + app.config(), List.of(), Map.of());
+    return start(container, app, ChildJvm.java());
   }
 
   /** The same, on the JVM whose {@code java} launcher is {@code java}. */
   public static AgentServer start(AgentContainer container, AgentWebApp app, String java) {
-    return start(java, container, app, "=config=" + app.config(), List.of(), Map.of());
+    return start(java, container, app, List.of(), "=config=" + app.config(), List.of(), Map.of());
+  }
+
+  /**
+   * Starts {@code container} with the agent reading the app's config, {@code before} and {@code
+   * after} its flag on the command line: another agent's -javaagent in either place runs first or
+   * second.
+   */
+  public static AgentServer start(
+      AgentContainer container, AgentWebApp app, List<String> before, List<String> after) {
+    return start(
+        ChildJvm.java(), container, app, before, "=config=" + app.config(), after, Map.of());
   }
 
   /**
@@ -42,18 +53,20 @@ public final class AgentServer implements AutoCloseable {
       String agentSuffix,
       List<String> options,
       Map<String, String> environment) {
-    return start(ChildJvm.java(), container, app, agentSuffix, options, environment);
+    return start(ChildJvm.java(), container, app, List.of(), agentSuffix, options, environment);
   }
 
   private static AgentServer start(
       String java,
       AgentContainer container,
       AgentWebApp app,
+      List<String> before,
       String agentSuffix,
       List<String> options,
       Map<String, String> environment) {
     List<String> command = new ArrayList<>();
     command.add(java);
+    command.addAll(before);
     command.add("-javaagent:" + Settings.agentJar() + agentSuffix);
     command.addAll(options);
     command.add("-cp");

@@ -28,7 +28,7 @@ public final class Settings {
    * The {@code java} launcher of the second JDK the agent is tested on (Temurin 25 on this kind of
    * machine; {@code -Dsluice.it.java25=<JDK home>} names another).
    */
-  static String java25() {
+  public static String java25() {
     Path java = Path.of(required("sluice.it.java25"), "bin", "java");
     if (!Files.isExecutable(java)) {
       throw new IllegalStateException(
@@ -38,7 +38,7 @@ public final class Settings {
     return java.toString();
   }
 
-  static Path agentJar() {
+  public static Path agentJar() {
     return builtFile("sluice.it.agentJar");
   }
 }

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 
@@ -137,17 +138,30 @@ public final class ChildJvm implements AutoCloseable {
 
   /** The next line starting with {@code prefix}, waiting at most {@code timeout} in all. */
   public String awaitLine(String prefix, Duration timeout) throws InterruptedException {
+    return awaitLine(line -> line.startsWith(prefix), "starting \"" + prefix + "\"", timeout);
+  }
+
+  /**
+   * The next line containing {@code text} anywhere, for logs that put a timestamp and a logger name
+   * before the message; waits at most {@code timeout} in all.
+   */
+  public String awaitLineContaining(String text, Duration timeout) throws InterruptedException {
+    return awaitLine(line -> line.contains(text), "containing \"" + text + "\"", timeout);
+  }
+
+  private String awaitLine(Predicate<String> wanted, String what, Duration timeout)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       String line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
       if (line == null) {
-        throw failure("no line starting \"" + prefix + "\" within " + timeout.toMillis() + " ms");
+        throw failure("no line " + what + " within " + timeout.toMillis() + " ms");
       }
       if (line == END) {
         lines.add(END);
-        throw failure("ended its output before a line starting \"" + prefix + "\"");
+        throw failure("ended its output before a line " + what);
       }
-      if (line.startsWith(prefix)) {
+      if (wanted.test(line)) {
         return line;
       }
     }

@@ -1,0 +1,66 @@
+package dev.sluice.it.agent.boot;
+
+import dev.sluice.it.Http;
+import dev.sluice.it.agent.Settings;
+import dev.sluice.it.jvm.ChildJvm;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The example Spring Boot app run as ops run it, {@code java -javaagent:... -jar app.jar}, on
+ * 127.0.0.1 at a port Tomcat picks: Boot logs it, after a timestamp, as {@code Tomcat started on
+ * port N}.
+ */
+final class BootJar {
+  private static final Duration START = Duration.ofSeconds(120);
+  private static final Pattern STARTED = Pattern.compile("Tomcat started on port (\\d+)");
+
+  private final ChildJvm jvm;
+  private final Http http;
+
+  private BootJar(ChildJvm jvm, int port) {
+    this.jvm = jvm;
+    this.http = new Http(port);
+  }
+
+  /** Starts the jar Maven built with our agent reading {@code config}. */
+  static BootJar start(Path config) throws InterruptedException {
+    List<String> command =
+        List.of(
+            ChildJvm.java(),
+            "-javaagent:" + Settings.agentJar() + "=config=" + config,
+            "-jar",
+            Settings.builtFile("sluice.it.springBootJar").toString(),
+            "--server.port=0",
+            "--server.address=127.0.0.1");
+    ChildJvm jvm = ChildJvm.start("spring-boot-app", command, Map.of(), null);
+    try {
+      Matcher started = STARTED.matcher(jvm.awaitLineContaining("Tomcat started on port ", START));
+      if (!started.find()) {
+        throw jvm.failure("logged no port");
+      }
+      return new BootJar(jvm, Integer.parseInt(started.group(1)));
+    } catch (InterruptedException | RuntimeException | Error e) {
+      jvm.close();
+      throw e;
+    }
+  }
+
+  Http http() {
+    return http;
+  }
+
+  /** Everything the app printed so far, Boot's log and the agent's lines alike. */
+  String output() {
+    return jvm.output();
+  }
+
+  /** Stops the app as a service manager would (SIGTERM: Boot shuts down gracefully). */
+  void stop() throws InterruptedException {
+    jvm.stop();
+  }
+}
