@@ -8,6 +8,8 @@ import dev.sluice.http.Failures;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.logging.Logger;
 
 /**
@@ -17,6 +19,7 @@ import java.util.logging.Logger;
  * none slips through unlimited. Whatever fails in here lets the request through.
  */
 public final class ServletGate implements Gate {
+  static final long LOADING_SECONDS = 10;
   private static final String LET_THROUGH =
       "Sluice: a request was let through because the agent failed";
 
@@ -73,11 +76,23 @@ public final class ServletGate implements Gate {
     }
   }
 
+  /**
+   * The enforcer once the rules are in force. A request waits for them at most {@link
+   * #LOADING_SECONDS}: loading reads one file and opens a store that connects lazily, so a longer
+   * wait means something is stuck, and the application must not be.
+   */
   private Enforcer enforcer() throws InterruptedException {
     try {
-      return enforcer.get();
+      return enforcer.get(LOADING_SECONDS, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
       failures.log("Sluice: the rules could not be loaded; nothing is limited", e.getCause());
+      return null;
+    } catch (TimeoutException e) {
+      failures.log(
+          "Sluice: the rules are still loading after "
+              + LOADING_SECONDS
+              + " s; requests pass unlimited until they are in force",
+          e);
       return null;
     }
   }

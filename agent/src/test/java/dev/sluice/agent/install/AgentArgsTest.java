@@ -9,7 +9,11 @@ import org.junit.jupiter.params.provider.NullSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class AgentArgsTest {
-  private static final String NO_FILE = "the agent argument config= names no file; ignored";
+  private static String noFile(String argument) {
+    return "the agent argument \""
+        + argument
+        + "\" names no file; ignored (expected config=<path to ratelimit.yaml>)";
+  }
 
   private static String unknown(String pair) {
     return "unknown agent argument \""
@@ -56,15 +60,15 @@ class AgentArgsTest {
   @Test
   void aKeyWithoutAValueIsReported() {
     assertThat(AgentArgs.parse("verbose").problems()).containsExactly(unknown("verbose"));
-    assertThat(AgentArgs.parse("config").problems()).containsExactly(NO_FILE);
+    assertThat(AgentArgs.parse("config").problems()).containsExactly(noFile("config"));
   }
 
   @Test
   void anEmptyConfigIsReportedAndLeavesTheUsualPlaces() {
     AgentArgs args = AgentArgs.parse("config=");
     assertThat(args.config()).isNull();
-    assertThat(args.problems()).containsExactly(NO_FILE);
-    assertThat(AgentArgs.parse("config=   ").problems()).containsExactly(NO_FILE);
+    assertThat(args.problems()).containsExactly(noFile("config="));
+    assertThat(AgentArgs.parse("config=   ").problems()).containsExactly(noFile("config="));
   }
 
   @Test
