@@ -4,10 +4,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** What Maven hands the tests (see the failsafe configuration in it-tests/pom.xml). */
-final class Settings {
+public final class Settings {
   private Settings() {}
 
-  static String required(String property) {
+  public static String required(String property) {
     String value = System.getProperty(property);
     if (value == null || value.isBlank()) {
       throw new IllegalStateException(property + " is not set: run the tests through mvn verify");
@@ -16,7 +16,7 @@ final class Settings {
   }
 
   /** A file Maven built, which must exist. */
-  static Path builtFile(String property) {
+  public static Path builtFile(String property) {
     Path path = Path.of(required(property));
     if (!Files.isRegularFile(path)) {
       throw new IllegalStateException(property + " names " + path + ", which is not built");
@@ -24,7 +24,7 @@ final class Settings {
     return path;
   }
 
-  static Path agentJar() {
+  public static Path agentJar() {
     return builtFile("sluice.it.agentJar");
   }
 }

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 
@@ -132,13 +133,26 @@ public final class ChildJvm implements AutoCloseable {
 
   /** The next line starting with {@code prefix}, waiting at most {@code timeout} in all. */
   public String awaitLine(String prefix, Duration timeout) throws InterruptedException {
+    return awaitLine(line -> line.startsWith(prefix), "starting \"" + prefix + "\"", timeout);
+  }
+
+  /**
+   * The next line containing {@code fragment}, waiting at most {@code timeout} in all: for programs
+   * whose log lines start with a timestamp.
+   */
+  public String awaitLineContaining(String fragment, Duration timeout) throws InterruptedException {
+    return awaitLine(line -> line.contains(fragment), "containing \"" + fragment + "\"", timeout);
+  }
+
+  private String awaitLine(Predicate<String> wanted, String what, Duration timeout)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       String line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
       if (line == null) {
-        throw failure("no line starting \"" + prefix + "\" within " + timeout.toMillis() + " ms");
+        throw failure("no line " + what + " within " + timeout.toMillis() + " ms");
       }
-      if (line.startsWith(prefix)) {
+      if (wanted.test(line)) {
         return line;
       }
     }
