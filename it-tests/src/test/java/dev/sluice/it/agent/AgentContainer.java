@@ -43,12 +43,12 @@ public enum AgentContainer {
     return javax;
   }
 
-  Class<?> main() {
+  public Class<?> main() {
     return main;
   }
 
   /** The container JVM's class path: the container's jars and this module's test classes. */
-  String classPath() {
+  public String classPath() {
     List<String> entries = new ArrayList<>();
     entries.add(testClasses().toString());
     if (jarsDirectory != null) {

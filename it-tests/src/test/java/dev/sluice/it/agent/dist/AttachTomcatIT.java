@@ -1,0 +1,109 @@
+package dev.sluice.it.agent.dist;
+
+import static dev.sluice.it.Http.LIMIT;
+import static dev.sluice.it.Http.REMAINING;
+import static dev.sluice.it.Http.assertRejected;
+import static dev.sluice.it.Http.number;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.it.Http;
+import dev.sluice.it.agent.AgentContainer;
+import dev.sluice.it.agent.AgentWebApp;
+import dev.sluice.it.agent.Settings;
+import dev.sluice.it.jvm.ChildJvm;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code java -jar sluice-agent.jar attach <pid>} into a Tomcat 11 that has served requests without
+ * the agent: its filter chain and servlet classes are loaded and hot, so only retransforming them
+ * can put the limits in front of the app. The next requests must be limited.
+ */
+class AttachTomcatIT {
+  private static final Duration START = Duration.ofSeconds(90);
+  private static final String RULES =
+      """
+      client_ip:
+        trusted_proxies: [127.0.0.1/32]
+      rules:
+        - { id: hello, match: { path: /api/hello }, key: ip, limit: 3, window: 1h }
+      """;
+
+  @Test
+  void attachingLimitsTheVeryNextRequests() throws Exception {
+    AgentContainer container = AgentContainer.TOMCAT_11;
+    AgentWebApp app = AgentWebApp.create(container, RULES);
+    try (ChildJvm server = startWithoutAgent(container, app)) {
+      String serving = server.awaitLine("SERVING ", START);
+      Http http = new Http(Integer.parseInt(serving.substring("SERVING ".length())));
+
+      for (int i = 0; i < 5; i++) {
+        HttpResponse<String> unlimited = http.get("/api/hello", "10.30.0.1");
+        assertThat(unlimited.statusCode()).isEqualTo(200);
+        assertThat(unlimited.headers().map().keySet())
+            .as("headers before the attach")
+            .noneMatch(name -> name.regionMatches(true, 0, "X-RateLimit-", 0, 12));
+      }
+
+      ChildJvm attach = attach(server.pid(), app);
+      assertThat(attach.awaitExit(START))
+          .as("attach exit code; output:\n%s", attach.output())
+          .isZero();
+      assertThat(attach.output()).contains("Sluice agent loaded into process " + server.pid());
+      String attached = server.awaitLineContaining("Sluice: agent attached in ", START);
+      assertThat(attached)
+          .as("the container's already loaded servlet classes were retransformed")
+          .containsPattern("; [1-9][0-9]* loaded servlet classes instrumented");
+
+      int served = http.served();
+      for (int i = 1; i <= 3; i++) {
+        HttpResponse<String> allowed = http.get("/api/hello", "10.30.0.1");
+        assertThat(allowed.statusCode()).isEqualTo(200);
+        assertThat(allowed.body()).isEqualTo("hello");
+        assertThat(number(allowed, LIMIT)).isEqualTo(3);
+        assertThat(number(allowed, REMAINING)).as("left after request %d", i).isEqualTo(3 - i);
+      }
+      assertRejected(http.get("/api/hello", "10.30.0.1"), "hello");
+      assertThat(http.served() - served).as("requests the servlet served").isEqualTo(3);
+
+      server.stop();
+      assertThat(server.output())
+          .doesNotContain("Sluice: could not instrument")
+          .doesNotContain("because the agent failed")
+          .doesNotContain("the agent could not start");
+    } finally {
+      app.delete();
+    }
+  }
+
+  /** ServeTomcat on Tomcat 11's class path, with no agent flag at all. */
+  private static ChildJvm startWithoutAgent(AgentContainer container, AgentWebApp app) {
+    List<String> command = new ArrayList<>();
+    command.add(ChildJvm.java());
+    if (Runtime.version().feature() >= 21) {
+      // Java 21+ warns on a dynamically loaded agent unless the JVM was started allowing it.
+      command.add("-XX:+EnableDynamicAgentLoading");
+    }
+    command.add("-cp");
+    command.add(container.classPath());
+    command.add(container.main().getName());
+    command.add(app.dir().toString());
+    return ChildJvm.start("tomcat-without-agent", command, Map.of(), null);
+  }
+
+  private static ChildJvm attach(long pid, AgentWebApp app) {
+    List<String> command =
+        List.of(
+            ChildJvm.java(),
+            "-jar",
+            Settings.agentJar().toString(),
+            "attach",
+            Long.toString(pid),
+            "config=" + app.config());
+    return ChildJvm.start("attach", command, Map.of(), null);
+  }
+}
