@@ -42,7 +42,9 @@ public final class ServletGate implements Gate {
             });
     Thread loader = new Thread(task, "sluice-agent-start");
     loader.setDaemon(true);
-    loader.setContextClassLoader(ServletGate.class.getClassLoader());
+    // The threads Sluice starts inherit this: Tomcat's logging (JULI) files a line by the context
+    // class loader, and knows the system loader's configuration but not the agent's own loader.
+    loader.setContextClassLoader(ClassLoader.getSystemClassLoader());
     loader.start();
     return new ServletGate(task);
   }
