@@ -109,7 +109,8 @@ abstract class DistributionScenario {
 
   /**
    * Stops Tomcat as a service manager would (SIGTERM) and checks it went down by itself, through
-   * its shutdown hook, and that the agent said it started and never that something failed.
+   * its shutdown hook, and that the agent said it started and which rules are in force (a line
+   * logged by the thread that loads them), and never that something failed.
    */
   @AfterAll
   void stop() throws Exception {
@@ -118,6 +119,9 @@ abstract class DistributionScenario {
         Processes.stopGracefully(jvm, Duration.ofSeconds(30));
         String output = Processes.awaitOutput(jvm, "Stopping service [Catalina]");
         assertThat(output).contains("Sluice: agent started in ");
+        assertThat(output)
+            .as("lines from Sluice's own threads reach Tomcat's log (JULI) too")
+            .contains("rules in force from ");
         assertThat(output)
             .doesNotContain("Sluice: could not instrument")
             .doesNotContain("because the agent failed")
