@@ -53,6 +53,7 @@ final class ServletInstrumentation {
                     ? AgentBuilder.RedefinitionStrategy.DISABLED
                     : AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
             .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY)
+            .with(CandidateFilter.decorator())
             .with(log)
             .ignore(any(), isBootstrapClassLoader())
             .or(ignoredNames());
