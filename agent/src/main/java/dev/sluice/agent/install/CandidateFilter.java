@@ -40,14 +40,19 @@ final class CandidateFilter extends ResettableClassFileTransformer.WithDelegatio
       ProtectionDomain protectionDomain,
       byte[] classFile)
       throws IllegalClassFormatException {
-    if (loader == null || !contains(classFile, DESCRIPTOR_TAIL)) {
+    if (loader == null || !isCandidate(classFile)) {
       return null;
     }
     return classFileTransformer.transform(
         loader, name, classBeingRedefined, protectionDomain, classFile);
   }
 
-  static boolean contains(byte[] bytes, byte[] part) {
+  /** True if {@code classFile} names the descriptor of an entry method anywhere. */
+  static boolean isCandidate(byte[] classFile) {
+    return contains(classFile, DESCRIPTOR_TAIL);
+  }
+
+  private static boolean contains(byte[] bytes, byte[] part) {
     byte first = part[0];
     int last = bytes.length - part.length;
     for (int i = 0; i <= last; i++) {

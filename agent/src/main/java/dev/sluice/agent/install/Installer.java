@@ -35,7 +35,13 @@ public final class Installer {
     ConfigSource source =
         ConfigSource.locate(args.config(), System.getenv(), ClassLoader.getSystemClassLoader());
     Gatekeeper.install(ServletGate.start(source));
-    int retransformed = ServletInstrumentation.install(instrumentation, premain);
+    String instrumented = "";
+    if (premain) {
+      ServletInstrumentation.installDeferred(instrumentation);
+    } else {
+      int retransformed = ServletInstrumentation.installNow(instrumentation);
+      instrumented = "; " + retransformed + " loaded servlet classes instrumented";
+    }
     LOG.info(
         "Sluice: agent "
             + (premain ? "started" : "attached")
@@ -43,6 +49,6 @@ public final class Installer {
             + (System.nanoTime() - start) / 1_000_000
             + " ms, rules from "
             + source
-            + (premain ? "" : "; " + retransformed + " loaded servlet classes instrumented"));
+            + instrumented);
   }
 }

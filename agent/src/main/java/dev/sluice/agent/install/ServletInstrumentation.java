@@ -13,6 +13,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import java.lang.instrument.Instrumentation;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.method.MethodDescription;
@@ -39,21 +40,58 @@ final class ServletInstrumentation {
   private ServletInstrumentation() {}
 
   /**
-   * Installs the transformer and returns how many already loaded classes it changed. At premain no
-   * servlet class is loaded yet, and skipping the search of loaded classes saves start-up time; a
-   * runtime attach retransforms the container classes already in use.
+   * For {@code premain}: returns at once; Byte Buddy gets ready on a thread of its own while the
+   * JVM starts (see {@link DeferredTransformer}). No servlet class is loaded yet, so there is
+   * nothing to retransform.
    */
-  static int install(Instrumentation instrumentation, boolean premain) {
+  static void installDeferred(Instrumentation instrumentation) {
+    final DeferredTransformer deferred = new DeferredTransformer();
+    instrumentation.addTransformer(deferred, false);
+    Thread thread =
+        new Thread(
+            new Runnable() {
+              @Override
+              public void run() {
+                long start = System.nanoTime();
+                try {
+                  deferred.ready(
+                      builder(AgentBuilder.RedefinitionStrategy.DISABLED, new TransformLog())
+                          .makeRaw());
+                  LOG.fine(
+                      "Sluice: instrumentation ready after "
+                          + (System.nanoTime() - start) / 1_000_000
+                          + " ms");
+                } catch (Throwable t) {
+                  deferred.ready(null);
+                  LOG.log(Level.SEVERE, "Sluice: instrumentation failed; nothing is limited", t);
+                }
+              }
+            },
+            "sluice-agent-instrument");
+    thread.setDaemon(true);
+    thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
+    thread.start();
+  }
+
+  /**
+   * For a runtime attach: installs the transformer and retransforms the container classes already
+   * loaded; returns how many it changed.
+   */
+  static int installNow(Instrumentation instrumentation) {
     TransformLog log = new TransformLog();
+    builder(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION, log)
+        .with(CandidateFilter.decorator())
+        .installOn(instrumentation);
+    return log.transformed();
+  }
+
+  private static AgentBuilder builder(
+      AgentBuilder.RedefinitionStrategy redefinition, TransformLog log) {
     AgentBuilder builder =
         new AgentBuilder.Default()
             .disableClassFormatChanges()
-            .with(
-                premain
-                    ? AgentBuilder.RedefinitionStrategy.DISABLED
-                    : AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+            .with(redefinition)
             .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY)
-            .with(CandidateFilter.decorator())
             .with(log)
             .ignore(any(), isBootstrapClassLoader())
             .or(ignoredNames());
@@ -66,8 +104,7 @@ final class ServletInstrumentation {
                       .include(ServletInstrumentation.class.getClassLoader())
                       .advice(entryMethods(namespace), ServletEntryAdvice.class.getName()));
     }
-    builder.installOn(instrumentation);
-    return log.transformed();
+    return builder;
   }
 
   private static ElementMatcher.Junction<TypeDescription> ignoredNames() {
