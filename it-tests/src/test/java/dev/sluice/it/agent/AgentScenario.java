@@ -23,6 +23,21 @@ abstract class AgentScenario {
 
   abstract String rules();
 
+  /**
+   * A config whose clients are named by X-Forwarded-For (the test's requests all come from
+   * loopback, a trusted proxy here), with the {@code hello} rule on /api/hello at {@code
+   * helloLimit} per client in an hour, then {@code more} (further top-level YAML).
+   */
+  static String helloRules(int helloLimit, String more) {
+    return "client_ip:\n"
+        + "  trusted_proxies: [127.0.0.1/32, \"::1/128\"]\n"
+        + "rules:\n"
+        + "  - { id: hello, match: { path: /api/hello }, key: ip, limit: "
+        + helloLimit
+        + ", window: 1h, algorithm: token_bucket }\n"
+        + more;
+  }
+
   AgentWebApp.Part[] parts() {
     return new AgentWebApp.Part[0];
   }

@@ -10,13 +10,7 @@ import org.junit.jupiter.api.Test;
 abstract class AppFilterScenario extends AgentScenario {
   @Override
   String rules() {
-    return """
-        client_ip:
-          trusted_proxies: [127.0.0.1/32, "::1/128"]
-        rules:
-          - { id: hello, match: { path: /api/hello }, key: ip, limit: 2, window: 1h,
-              algorithm: token_bucket }
-        """;
+    return helloRules(2, "");
   }
 
   @Override

@@ -15,15 +15,12 @@ import org.junit.jupiter.api.Test;
 abstract class PlainServletScenario extends AgentScenario {
   @Override
   String rules() {
-    return """
-        client_ip:
-          trusted_proxies: [127.0.0.1/32, "::1/128"]
-        exclude: [/health]
-        rules:
-          - { id: hello, match: { path: /api/hello }, key: ip, limit: 3, window: 1h,
-              algorithm: token_bucket }
+    return helloRules(
+        3,
+        """
           - { id: health-trap, match: { path: /health }, key: ip, limit: 1, window: 1h }
-        """;
+        exclude: [/health]
+        """);
   }
 
   @Test

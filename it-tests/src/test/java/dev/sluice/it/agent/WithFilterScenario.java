@@ -15,15 +15,12 @@ import org.junit.jupiter.api.Test;
 abstract class WithFilterScenario extends AgentScenario {
   @Override
   String rules() {
-    return """
-        client_ip:
-          trusted_proxies: [127.0.0.1/32, "::1/128"]
-        rules:
-          - { id: hello, match: { path: /api/hello }, key: ip, limit: 3, window: 1h,
-              algorithm: token_bucket }
+    return helloRules(
+        3,
+        """
           - { id: dispatch, match: { path: /forward }, key: ip, limit: 3, window: 1h,
               algorithm: token_bucket }
-        """;
+        """);
   }
 
   @Override
