@@ -27,8 +27,8 @@ import java.util.function.ToDoubleFunction;
  * the issue's targets. See docs/performance.md, "The agent".
  *
  * <p>Options ({@code --name=value}): {@code variants} (none,nomatch,memory,filter,redis), {@code
- * loads} (wrk threads x connections: 2x32,1x1), {@code rounds} (3), {@code warmup} and {@code
- * measure} (seconds per wrk run: 10, 15), {@code path} (/api/hello), {@code jvm} (the servers'
+ * loads} (wrk threads x connections: 2x32,1x1), {@code rounds} (8), {@code warmup} and {@code
+ * measure} (seconds per wrk run: 10, 10), {@code path} (/api/hello), {@code jvm} (the servers'
  * flags, space-separated: -Xms512m -Xmx512m -XX:+AlwaysPreTouch), {@code profile} (variants to
  * record with JFR after the rounds, e.g. memory,filter) and {@code profile-seconds} (30), {@code out}
  * (directory for configs, logs and recordings), {@code root} (the repository), {@code wrk} and
@@ -91,8 +91,8 @@ public final class AgentLoad {
     if (options.containsKey("help")) {
       System.out.println(
           "java -cp bench/target/benchmarks.jar dev.sluice.bench.agent.AgentLoad [--variants=none,"
-              + "nomatch,memory,filter,redis] [--loads=2x32,1x1] [--rounds=3] [--warmup=10]"
-              + " [--measure=15] [--path=/api/hello] [--jvm='-Xms512m -Xmx512m"
+              + "nomatch,memory,filter,redis] [--loads=2x32,1x1] [--rounds=8] [--warmup=10]"
+              + " [--measure=10] [--path=/api/hello] [--jvm='-Xms512m -Xmx512m"
               + " -XX:+AlwaysPreTouch'] [--profile=memory,filter] [--profile-seconds=30]"
               + " [--out=DIR] [--root=REPO] [--wrk=wrk] [--redis-server=redis-server]");
       return;
@@ -117,9 +117,9 @@ public final class AgentLoad {
             .toList();
     List<Load> loads =
         Arrays.stream(option("loads", "2x32,1x1").split(",")).map(Load::parse).toList();
-    int rounds = intOption("rounds", 3);
+    int rounds = intOption("rounds", 8);
     int warmup = intOption("warmup", 10);
-    int measure = intOption("measure", 15);
+    int measure = intOption("measure", 10);
     int profileSeconds = intOption("profile-seconds", 30);
     String path = option("path", "/api/hello");
     List<String> jvm = List.of(option("jvm", "-Xms512m -Xmx512m -XX:+AlwaysPreTouch").split(" "));
