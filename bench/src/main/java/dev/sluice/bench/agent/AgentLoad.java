@@ -57,12 +57,24 @@ public final class AgentLoad {
       Variant variant,
       Wrk.Result wrk,
       double seconds,
-      double serverCpu,
+      Cpu.Times server,
       double redisCpu,
       double redisScripts,
       Cpu.Machine machine) {
+    double serverCpu() {
+      return server.total();
+    }
+
     double serverMicrosPerRequest() {
-      return serverCpu * 1e6 / wrk.requests();
+      return serverCpu() * 1e6 / wrk.requests();
+    }
+
+    double userMicrosPerRequest() {
+      return server.user() * 1e6 / wrk.requests();
+    }
+
+    double systemMicrosPerRequest() {
+      return server.system() * 1e6 / wrk.requests();
     }
 
     double percent(double cpuSeconds) {
@@ -70,7 +82,7 @@ public final class AgentLoad {
     }
 
     double others() {
-      return machine.busy() - serverCpu - wrk.cpuSeconds() - redisCpu;
+      return machine.busy() - serverCpu() - wrk.cpuSeconds() - redisCpu;
     }
   }
 
@@ -201,8 +213,8 @@ public final class AgentLoad {
       out.println("\nEvery run (CPU: 100 % is one core of the machine's " + Runtime.getRuntime().availableProcessors() + "):\n");
       out.println(
           "| round | wrk | variant | requests/s | p50 µs | p75 µs | p90 µs | p99 µs | errors |"
-              + " server CPU | µs CPU/request | wrk CPU | Redis CPU | machine busy | others |"
-              + " steal |");
+              + " server CPU | server µs CPU/request, user + kernel | wrk CPU | Redis CPU |"
+              + " machine busy | others | steal |");
       out.println(
           "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
               + " ---: | ---: | ---: | ---: |");
@@ -257,11 +269,11 @@ public final class AgentLoad {
     boolean onRedis = server.variant == Variant.REDIS;
     Map<String, Double> redisBefore = onRedis ? redis.stats() : null;
     Cpu.Machine machine = Cpu.Machine.now();
-    double cpu = Cpu.process(server.pid());
+    Cpu.Times cpu = Cpu.Times.of(server.pid());
     long t0 = System.nanoTime();
     Wrk.Result w = wrk.run(server.url(path), load.threads(), load.connections(), seconds);
     double wall = (System.nanoTime() - t0) / 1e9;
-    double serverCpu = Cpu.process(server.pid()) - cpu;
+    Cpu.Times serverCpu = Cpu.Times.of(server.pid()).minus(cpu);
     Cpu.Machine used = Cpu.Machine.now().minus(machine);
     double redisCpu = 0;
     double scripts = 0;
@@ -277,7 +289,8 @@ public final class AgentLoad {
     Wrk.Result w = r.wrk();
     out.printf(
         Locale.ROOT,
-        "| %d | %s | %s | %,.0f | %,.0f | %,.0f | %,.0f | %,.0f | %s | %.0f %% | %.1f | %.0f %% | %s"
+        "| %d | %s | %s | %,.0f | %,.0f | %,.0f | %,.0f | %,.0f | %s | %.0f %% | %.1f + %.1f | %.0f"
+            + " %% | %s"
             + " | %.0f %% | %.0f %% | %.1f %% |%n",
         r.round(),
         r.load(),
@@ -289,7 +302,8 @@ public final class AgentLoad {
         w.p99(),
         errors(w),
         r.percent(r.serverCpu()),
-        r.serverMicrosPerRequest(),
+        r.userMicrosPerRequest(),
+        r.systemMicrosPerRequest(),
         r.percent(w.cpuSeconds()),
         r.variant() == Variant.REDIS
             ? String.format(
@@ -372,16 +386,19 @@ public final class AgentLoad {
               : "–");
     }
     out.println(
-        "\n| variant | server CPU µs/request | ÷ no agent | server CPU | wrk CPU | Redis CPU |"
-            + " machine busy | others | errors |");
-    out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        "\n| variant | server CPU µs/request | ÷ no agent | user µs/request | ÷ no agent | kernel"
+            + " µs/request | server CPU | wrk CPU | Redis CPU | machine busy | others | errors |");
+    out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (Variant v : variants) {
       out.printf(
           Locale.ROOT,
-          "| %s | %.1f | %s | %.0f %% | %.0f %% | %s | %.0f %% | %.0f %% | %d |%n",
+          "| %s | %.1f | %s | %.1f | %s | %.1f | %.0f %% | %.0f %% | %s | %.0f %% | %.0f %% | %d |%n",
           v.label,
           median(load, v, Run::serverMicrosPerRequest),
           hasBase ? ratio(load, v, base, Run::serverMicrosPerRequest) : "–",
+          median(load, v, Run::userMicrosPerRequest),
+          hasBase ? ratio(load, v, base, Run::userMicrosPerRequest) : "–",
+          median(load, v, Run::systemMicrosPerRequest),
           median(load, v, r -> r.percent(r.serverCpu())),
           median(load, v, r -> r.percent(r.wrk().cpuSeconds())),
           v == Variant.REDIS

@@ -15,10 +15,20 @@ final class Cpu {
 
   private Cpu() {}
 
-  /** User + system CPU seconds of process {@code pid} so far. */
-  static double process(long pid) {
-    String[] f = fields(Path.of("/proc", Long.toString(pid), "stat"));
-    return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / TICKS;
+  /** CPU seconds of a process so far: in user mode (its Java code, GC, JIT) and in the kernel. */
+  record Times(double user, double system) {
+    static Times of(long pid) {
+      String[] f = fields(Path.of("/proc", Long.toString(pid), "stat"));
+      return new Times(Long.parseLong(f[11]) / TICKS, Long.parseLong(f[12]) / TICKS);
+    }
+
+    Times minus(Times before) {
+      return new Times(user - before.user, system - before.system);
+    }
+
+    double total() {
+      return user + system;
+    }
   }
 
   /** User + system CPU seconds of this JVM's children that have ended and been waited for. */
