@@ -109,6 +109,15 @@ public final class AgentLoad {
               + " [--out=DIR] [--root=REPO] [--wrk=wrk] [--redis-server=redis-server]");
       return;
     }
+    List<String> known =
+        List.of(
+            "variants", "loads", "rounds", "warmup", "measure", "path", "jvm", "profile",
+            "profile-seconds", "out", "root", "wrk", "redis-server");
+    for (String name : options.keySet()) {
+      if (!known.contains(name)) {
+        throw new IllegalArgumentException("unknown option --" + name + "; see --help");
+      }
+    }
     long started = System.nanoTime();
     new AgentLoad(options).run();
     System.out.printf(Locale.ROOT, "%nTotal %.0f s%n", (System.nanoTime() - started) / 1e9);
