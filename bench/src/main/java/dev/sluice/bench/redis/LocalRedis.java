@@ -18,9 +18,10 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 /**
  * The redis-server every contender talks to: started here on a free loopback port (no persistence,
  * default settings otherwise) or one already running that the user points at. Also the admin
- * connection the driver reads server statistics through.
+ * connection the driver reads server statistics through. Public for the agent's HTTP load driver
+ * ({@code dev.sluice.bench.agent.AgentLoad}), whose Redis variant runs against it.
  */
-final class LocalRedis implements AutoCloseable {
+public final class LocalRedis implements AutoCloseable {
   static final String HOST = "127.0.0.1";
 
   private final int port;
@@ -36,7 +37,7 @@ final class LocalRedis implements AutoCloseable {
   }
 
   /** Starts {@code binary} on a free port of 127.0.0.1 and waits until it answers PING. */
-  static LocalRedis start(String binary) throws IOException, InterruptedException {
+  public static LocalRedis start(String binary) throws IOException, InterruptedException {
     int port;
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
       port = socket.getLocalPort();
@@ -81,7 +82,7 @@ final class LocalRedis implements AutoCloseable {
     return new LocalRedis(port, null, null);
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
@@ -113,7 +114,7 @@ final class LocalRedis implements AutoCloseable {
    * The counters the driver divides by decisions: script calls (EVAL and EVALSHA, not the commands
    * scripts run), read events (one per request, or per pipeline) and Redis CPU seconds.
    */
-  Map<String, Double> stats() {
+  public Map<String, Double> stats() {
     String commands = admin.info("commandstats");
     return Map.of(
         "scripts", calls(commands, "eval") + calls(commands, "evalsha"),
@@ -127,7 +128,7 @@ final class LocalRedis implements AutoCloseable {
   }
 
   /** Version, allocator and I/O threads of the server, for the report. */
-  String describe() {
+  public String describe() {
     return "redis "
         + field(admin.info("server"), "redis_version")
         + ", "

@@ -3,12 +3,14 @@ package dev.sluice.example;
 import java.io.File;
 import java.nio.file.Files;
 import org.apache.catalina.Context;
+import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
 import org.apache.tomcat.util.scan.StandardJarScanner;
 
 /**
  * Runs the WAR's web app on embedded Tomcat, reading its real web.xml: {@code -Dport=8080} (the
- * default), {@code -Dsluice.example.webapp=<dir>} for the web app directory.
+ * default), {@code -Dsluice.example.webapp=<dir>} for the web app directory, {@code
+ * -Dsluice.example.address=127.0.0.1} to listen on one address only (default: all).
  */
 public final class Standalone {
   private Standalone() {}
@@ -19,7 +21,11 @@ public final class Standalone {
     Tomcat tomcat = new Tomcat();
     tomcat.setBaseDir(Files.createTempDirectory("sluice-example").toString());
     tomcat.setPort(port);
-    tomcat.getConnector();
+    Connector connector = tomcat.getConnector();
+    String address = System.getProperty("sluice.example.address");
+    if (address != null) {
+      connector.setProperty("address", address);
+    }
     // Plain servlets only: no JSP engine, so skip Tomcat's default web.xml that declares one.
     tomcat.setAddDefaultWebXmlToWebapp(false);
     Context context = tomcat.addWebapp("", new File(webapp).getAbsolutePath());
