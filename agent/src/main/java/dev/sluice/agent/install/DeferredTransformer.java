@@ -17,6 +17,7 @@ import java.util.logging.Logger;
 final class DeferredTransformer implements ClassFileTransformer {
   private static final Logger LOG = Logger.getLogger("dev.sluice.agent");
   private static final long WAIT_SECONDS = 60;
+  private static final ClassLoader OWN_LOADER = DeferredTransformer.class.getClassLoader();
 
   private final CountDownLatch ready = new CountDownLatch(1);
   private volatile ClassFileTransformer delegate;
@@ -36,7 +37,10 @@ final class DeferredTransformer implements ClassFileTransformer {
       ProtectionDomain protectionDomain,
       byte[] classFile)
       throws IllegalClassFormatException {
-    if (loader == null || !CandidateFilter.isCandidate(classFile) || !awaitReady(name)) {
+    if (loader == null
+        || loader == OWN_LOADER // Byte Buddy's set-up loads from here: it must never wait on itself
+        || !CandidateFilter.isCandidate(classFile)
+        || !awaitReady(name)) {
       return null;
     }
     ClassFileTransformer transformer = delegate;
