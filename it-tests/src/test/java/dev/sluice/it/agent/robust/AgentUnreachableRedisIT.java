@@ -79,6 +79,9 @@ class AgentUnreachableRedisIT {
               + ".); rules decide locally");
       Logs.await(server, "Sluice: 2 rules in force from " + run.app().config());
       AgentRun.assertStartedCleanly(server);
+      assertThat(server.jvm().output())
+          .as("Jedis logs through the agent's own SLF4J binding, never SLF4J's console notes")
+          .doesNotContain("SLF4J");
     }
   }
 
