@@ -35,13 +35,12 @@ public final class AgentMain {
 
   /** {@code java -jar sluice-agent.jar check <ratelimit.yaml> | attach <pid> [config=<path>]}. */
   public static void main(String[] args) throws Throwable {
-    File jar = agentJar();
-    ClassLoader isolated = isolated(new JarFile(jar));
+    JarFile jar = agentJar();
     Object code =
         call(
-            isolated.loadClass(COMMANDS).getMethod("run", String[].class, File.class),
+            isolated(jar).loadClass(COMMANDS).getMethod("run", String[].class, File.class),
             args,
-            jar);
+            new File(jar.getName()));
     System.exit((Integer) code);
   }
 
@@ -52,8 +51,7 @@ public final class AgentMain {
         System.err.println("Sluice: the agent is already running in this JVM; ignoring it again");
         return;
       }
-      File file = agentJar();
-      JarFile jar = new JarFile(file);
+      JarFile jar = agentJar();
       // The bridge must come from the boot loader alone: added before anything names it.
       instrumentation.appendToBootstrapClassLoaderSearch(jar);
       ClassLoader isolated = isolated(jar);
@@ -64,28 +62,27 @@ public final class AgentMain {
           instrumentation,
           argument,
           premain);
-      System.setProperty(INSTALLED, file.getPath());
+      System.setProperty(INSTALLED, jar.getName());
     } catch (Throwable t) {
       System.err.println(
           "Sluice: the agent could not start ("
-              + (t instanceof InvocationTargetException ? t.getCause() : t)
+              + t
               + "); the application runs without rate limits");
     }
   }
 
-  /** This jar, checked to be the agent itself (not some jar it was unpacked into). */
-  private static File agentJar() throws Exception {
+  /** This jar, open, checked to be the agent itself (not some jar it was unpacked into). */
+  private static JarFile agentJar() throws Exception {
     URL location = AgentMain.class.getProtectionDomain().getCodeSource().getLocation();
-    File file = new File(location.toURI());
-    try (JarFile jar = new JarFile(file)) {
-      Manifest manifest = jar.getManifest();
-      String premain =
-          manifest == null ? null : manifest.getMainAttributes().getValue("Premain-Class");
-      if (!AgentMain.class.getName().equals(premain)) {
-        throw new IllegalStateException(file + " is not the Sluice agent jar");
-      }
+    JarFile jar = new JarFile(new File(location.toURI()));
+    Manifest manifest = jar.getManifest();
+    String premain =
+        manifest == null ? null : manifest.getMainAttributes().getValue("Premain-Class");
+    if (!AgentMain.class.getName().equals(premain)) {
+      jar.close();
+      throw new IllegalStateException(jar.getName() + " is not the Sluice agent jar");
     }
-    return file;
+    return jar;
   }
 
   private static ClassLoader isolated(JarFile jar) throws Exception {

@@ -16,7 +16,6 @@ public final class Enforcer {
 
   private final Limiter limiter;
   private final Failures failures = new Failures(LOG);
-  private volatile boolean committedLogged;
 
   public Enforcer(Limiter limiter) {
     this.limiter = limiter;
@@ -40,14 +39,12 @@ public final class Enforcer {
     }
     if (!decision.allowed() && !exchange.clearForRejection()) {
       // Something before Sluice sent the response already: a 429 can no longer replace it.
-      if (!committedLogged) {
-        committedLogged = true;
-        LOG.warning(
-            "Sluice: rule "
-                + decision.ruleId()
-                + " denied a request whose response was already committed; it was let through"
-                + " (logged once)");
-      }
+      failures.warnOnce(
+          "committed",
+          "Sluice: rule "
+              + decision.ruleId()
+              + " denied a request whose response was already committed; it was let through"
+              + " (logged once)");
       return true;
     }
     RateLimitHeaders.write(decision, exchange);

@@ -8,8 +8,8 @@ import java.util.logging.Logger;
 
 /**
  * Logs each kind of failure once: a fault that hits every request must not write a stack trace per
- * request into the application's log. A kind is the exception's class and message; at most 32
- * kinds are remembered, and beyond them nothing more is logged.
+ * request into the application's log. A kind is the exception's class and message (or a name the
+ * caller gives); at most 32 kinds are remembered, and beyond them nothing more is logged.
  */
 public final class Failures {
   private static final int MAX_KINDS = 32;
@@ -26,9 +26,19 @@ public final class Failures {
     if (failure instanceof InterruptedException) {
       Thread.currentThread().interrupt();
     }
-    String kind = failure.getClass().getName() + ": " + failure.getMessage();
-    if (seen.size() < MAX_KINDS && seen.add(kind)) {
+    if (first(failure.getClass().getName() + ": " + failure.getMessage())) {
       log.log(Level.SEVERE, what + " (logged once per kind of failure)", failure);
     }
+  }
+
+  /** Logs {@code message} as a warning the first time {@code kind} happens. */
+  public void warnOnce(String kind, String message) {
+    if (first(kind)) {
+      log.warning(message);
+    }
+  }
+
+  private boolean first(String kind) {
+    return seen.size() < MAX_KINDS && seen.add(kind);
   }
 }

@@ -127,21 +127,9 @@ abstract class FilterScenarios {
   })
   void aDispatchedRequestTakesOnePermit(String path, int status, String body, String client)
       throws Exception {
-    int served = http.served();
-    for (int i = 1; i <= 4; i++) {
-      HttpResponse<String> response = http.get(path, client);
-      assertThat(response.statusCode()).as("request %d to %s", i, path).isEqualTo(status);
-      assertThat(response.body()).isEqualTo(body);
-      assertThat(number(response, REMAINING))
-          .as("permits left after request %d", i)
-          .isEqualTo(4 - i);
-    }
-    assertRejected(http.get(path, client), "dispatch");
-    assertThat(http.served() - served).as("requests the app served").isEqualTo(4);
-    HttpResponse<String> direct = http.get("/api/hello", client);
-    assertThat(direct.statusCode()).isEqualTo(200);
-    assertThat(number(direct, REMAINING)).as("hello permits left after one").isEqualTo(2);
+    Dispatches.assertTakesOnePermit(http, path, status, body, client);
   }
+
 
   /**
    * Spellings a container routes to /login must all count against the login rule. A container may

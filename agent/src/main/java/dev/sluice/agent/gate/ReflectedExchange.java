@@ -3,6 +3,7 @@ package dev.sluice.agent.gate;
 import dev.sluice.http.Exchange;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.invoke.MethodHandle;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Enumeration;
@@ -123,7 +124,7 @@ final class ReflectedExchange implements Exchange {
     writer.flush();
   }
 
-  private String string(java.lang.invoke.MethodHandle getter) {
+  private String string(MethodHandle getter) {
     try {
       return (String) getter.invokeExact(request);
     } catch (Throwable t) {

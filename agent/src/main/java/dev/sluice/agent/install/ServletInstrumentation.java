@@ -127,7 +127,7 @@ final class ServletInstrumentation {
         .and(takesArgument(1, named(namespace + ".ServletResponse")));
   }
 
-  /** Counts what was changed and logs what could not be, once per type. */
+  /** Counts the loaded classes it changed and logs each class it could not change. */
   private static final class TransformLog extends AgentBuilder.Listener.Adapter {
     private final AtomicInteger transformed = new AtomicInteger();
 
@@ -151,11 +151,11 @@ final class ServletInstrumentation {
         boolean loaded,
         Throwable error) {
       LOG.warning(
-              "Sluice: could not instrument "
-                  + typeName
-                  + " ("
-                  + error
-                  + "); requests through it are not limited");
+          "Sluice: could not instrument "
+              + typeName
+              + " ("
+              + error
+              + "); requests through it are not limited");
     }
 
     int transformed() {

@@ -1,11 +1,6 @@
 package dev.sluice.it.agent;
 
-import static dev.sluice.it.Http.REMAINING;
-import static dev.sluice.it.Http.assertRejected;
-import static dev.sluice.it.Http.number;
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.net.http.HttpResponse;
+import dev.sluice.it.Dispatches;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -34,17 +29,7 @@ abstract class DispatchScenario extends AgentScenario {
   })
   void aDispatchedRequestTakesOnePermit(String path, int status, String body, String client)
       throws Exception {
-    int served = http.served();
-    for (int i = 1; i <= 4; i++) {
-      HttpResponse<String> response = http.get(path, client);
-      assertThat(response.statusCode()).as("request %d to %s", i, path).isEqualTo(status);
-      assertThat(response.body()).isEqualTo(body);
-      assertThat(number(response, REMAINING)).as("left after request %d", i).isEqualTo(4 - i);
-    }
-    assertRejected(http.get(path, client), "dispatch");
-    assertThat(http.served() - served).as("requests the app served").isEqualTo(4);
-    HttpResponse<String> direct = http.get("/api/hello", client);
-    assertThat(direct.statusCode()).isEqualTo(200);
-    assertThat(number(direct, REMAINING)).as("hello permits left after one").isEqualTo(2);
+    Dispatches.assertTakesOnePermit(http, path, status, body, client);
   }
+
 }
