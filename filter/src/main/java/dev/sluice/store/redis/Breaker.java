@@ -35,7 +35,9 @@ final class Breaker {
   }
 
   private final Clock clock;
-  private final String target;
+
+  /** What the log names: the server, or on Redis Cluster the master serving this shard's slots. */
+  private volatile String target;
   private final AtomicInteger failures = new AtomicInteger();
   private final AtomicBoolean probing = new AtomicBoolean();
   private volatile boolean open;
@@ -104,6 +106,21 @@ final class Breaker {
               + handedOver
               + " keys admitted locally; limits are shared again.");
     }
+  }
+
+  /**
+   * The probe's owner sent Redis nothing (nothing was owed to this master after all), so nothing
+   * was learnt: the next request probes, with a call of its own. Only an answer closes a breaker.
+   */
+  void releaseProbe() {
+    if (open) {
+      probing.set(false);
+    }
+  }
+
+  /** A replica promoted in a failover serves this shard now: the log names it from now on. */
+  void servedBy(String target) {
+    this.target = target;
   }
 
   /** The probe failed or timed out: wait longer before the next one. */

@@ -55,18 +55,20 @@ final class Carry {
         });
   }
 
-  /** Whether anything is remembered, possibly of windows that are over. */
+  /** Whether anything is owed for a window still current. */
   boolean owes() {
-    return !owed.isEmpty();
+    return owes(key -> true);
   }
 
   /**
-   * Whether anything is remembered for a key {@code which} accepts, possibly of windows that are
-   * over; it stops at the first such key, without copying.
+   * Whether anything is owed for a window still current to a key {@code which} accepts; it stops
+   * at the first such key, without copying. A sum whose window is over owes nothing: counting it
+   * would start a handover with nothing to send, which proves nothing of Redis.
    */
   boolean owes(Predicate<String> which) {
-    for (String key : owed.keySet()) {
-      if (which.test(key)) {
+    long now = clock.micros();
+    for (Owed o : owed.values()) {
+      if (now / o.quota.windowMicros() == o.window && which.test(o.key)) {
         return true;
       }
     }

@@ -8,9 +8,9 @@ import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * A Redis Cluster client that also tells which master holds a key, from the slot map it keeps to
- * route commands anyway, so that each master can have its own {@link Breaker} ({@link Shards}).
+ * route commands anyway, so that each shard can have its own {@link Breaker} ({@link Shards}).
  */
-final class ClusterClient extends JedisCluster {
+final class ClusterClient extends JedisCluster implements Shards.SlotMap {
   private final ClusterConnectionProvider slots;
 
   ClusterClient(ClusterConnectionProvider slots, Duration maxTotalRetries) {
@@ -18,8 +18,13 @@ final class ClusterClient extends JedisCluster {
     this.slots = slots;
   }
 
-  /** The master serving {@code key}'s slot, or null while the slot map has none for it. */
-  HostAndPort masterOf(String key) {
-    return slots.getNode(JedisClusterCRC16.getSlot(key));
+  @Override
+  public int slotOf(String key) {
+    return JedisClusterCRC16.getSlot(key);
+  }
+
+  @Override
+  public HostAndPort masterOf(int slot) {
+    return slots.getNode(slot);
   }
 }

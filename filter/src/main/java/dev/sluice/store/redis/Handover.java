@@ -39,27 +39,37 @@ final class Handover {
   }
 
   /**
-   * Charges what is owed for current windows, then closes {@code probing}, the breaker whose probe
-   * this is (null for none); on failure it stays open. Keys of other masters whose breakers are
-   * open stay owed until their own probe. With every breaker closed already, this charges what was
-   * admitted locally around the switch.
+   * Charges what is owed for current windows, then ends the probe of {@code probing}, the breaker
+   * whose probe this is (null for none). Keys of other masters whose breakers are open stay owed
+   * until their own probe. With every breaker closed already, this charges what was admitted
+   * locally around the switch.
+   *
+   * <p>Only Redis's answer closes a breaker: one whose master was sent nothing (what it was owed
+   * ended meanwhile) has its probe released for a request to make; a failure of any kind, even a
+   * throwable nobody expected, is a failed probe, since a breaker left probing would never close.
    */
   synchronized void run(Pipeliner pipeliner, String time, Breaker probing) {
-    List<Owed> due = carry.due();
-    due.removeIf(owed -> shards.unreachable(owed.key, probing));
+    boolean ended = false;
     try {
+      List<Owed> due = carry.due();
+      due.removeIf(owed -> shards.unreachable(owed.key, probing));
+      int confirmed = 0;
       for (int from = 0; from < due.size(); from += CHUNK) {
-        charge(pipeliner, time, due.subList(from, Math.min(due.size(), from + CHUNK)));
+        confirmed +=
+            charge(pipeliner, time, due.subList(from, Math.min(due.size(), from + CHUNK)), probing);
       }
+      if (probing != null && confirmed > 0) {
+        probing.probeSucceeded(confirmed);
+      } else if (probing != null) {
+        probing.releaseProbe();
+      }
+      ended = true;
     } catch (RuntimeException e) {
-      // Whatever it was, the probe must end: a breaker left probing would never close.
-      if (probing != null) {
+      // A failed probe, below; what Redis did not confirm stays owed.
+    } finally {
+      if (!ended && probing != null) {
         probing.probeFailed();
       }
-      return;
-    }
-    if (probing != null) {
-      probing.probeSucceeded(due.size());
     }
   }
 
@@ -68,23 +78,28 @@ final class Handover {
     return carry.owes(key -> shards.of(key) == master);
   }
 
-  /** Sends a chunk as one burst of calls, keeps what Redis confirmed, then reports any failure. */
-  private void charge(Pipeliner pipeliner, String time, List<Owed> chunk) {
+  /**
+   * Sends a chunk as one burst of calls, keeps what Redis confirmed, then reports any failure;
+   * returns how many calls the master behind {@code probing} confirmed.
+   */
+  private int charge(Pipeliner pipeliner, String time, List<Owed> chunk, Breaker probing) {
     long deadline = pipeliner.deadlineFromNow();
     List<Future<Object>> replies = new ArrayList<>(chunk.size());
+    List<Breaker> masters = new ArrayList<>(chunk.size());
     for (Owed owed : chunk) {
+      Breaker master = shards.of(owed.key);
+      masters.add(master);
       replies.add(
           pipeliner.submit(
-              Script.ACQUIRE,
-              shards.of(owed.key),
-              Collections.singletonList(owed.key),
-              args(owed, time)));
+              Script.ACQUIRE, master, Collections.singletonList(owed.key), args(owed, time)));
     }
     JedisException failure = null;
+    int confirmed = 0;
     for (int i = 0; i < chunk.size(); i++) {
       try {
         pipeliner.await(replies.get(i), deadline);
         carry.charged(chunk.get(i));
+        confirmed += masters.get(i) == probing ? 1 : 0;
       } catch (JedisException e) {
         failure = failure == null ? e : failure;
       }
@@ -92,6 +107,7 @@ final class Handover {
     if (failure != null) {
       throw failure;
     }
+    return confirmed;
   }
 
   /**

@@ -12,7 +12,7 @@ final class Link implements AutoCloseable {
   Link(UnifiedJedis redis, long timeoutMillis, Shards shards) {
     this.redis = redis;
     if (redis instanceof ClusterClient) {
-      shards.locate(((ClusterClient) redis)::masterOf);
+      shards.locate((ClusterClient) redis);
     }
     this.pipeliner = new Pipeliner(redis, timeoutMillis, SENDERS, 8);
   }

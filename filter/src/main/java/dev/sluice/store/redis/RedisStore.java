@@ -142,20 +142,25 @@ public final class RedisStore implements Store {
         decideLocally(calls, done);
         return;
       }
+      boolean answered = false;
       try {
         // The pipeliner tells the breaker how Redis answered; a timeout alone is not a failure.
         call.fill(
             current.pipeliner.run(
                 Script.ACQUIRE, breaker, call.keys, call.acquireArgs(time.arg())));
-        if (pass == Breaker.Pass.PROBE) {
-          breaker.probeSucceeded(0);
-        }
+        answered = true;
       } catch (JedisException e) {
-        if (pass == Breaker.Pass.PROBE) {
-          breaker.probeFailed();
-        }
         decideLocally(calls, done);
         return;
+      } finally {
+        // Whatever is thrown, the probe ends: a breaker left probing would never close.
+        if (pass == Breaker.Pass.PROBE) {
+          if (answered) {
+            breaker.probeSucceeded(0);
+          } else {
+            breaker.probeFailed();
+          }
+        }
       }
       if (!call.allowed()) {
         call.rememberDenials(denials);

@@ -3,23 +3,43 @@ package dev.sluice.store.redis;
 import dev.sluice.store.Clock;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import redis.clients.jedis.HostAndPort;
 
 /**
- * A {@link Breaker} per Redis master. On Redis Cluster each master holds its own slots, so one that
- * fails sends only its own keys to local decisions while the others go on counting theirs; a
+ * A {@link Breaker} per shard of Redis. On Redis Cluster each master holds its own slots, so one
+ * that fails sends only its own keys to local decisions while the others go on counting theirs; a
  * cluster-wide breaker would make every rule of every identity fall back to its local share (or,
  * failing closed, deny) until the failover ends. A server without slots (standalone, Sentinel) is
- * one master with one breaker, the whole one, which also counts failed attempts to connect: until
+ * one shard with one breaker, the whole one, which also counts failed attempts to connect: until
  * connected, no key has a master.
+ *
+ * <p>A breaker belongs to the slots, not to an address. When a replica is promoted in a failover,
+ * its address is new, but the slots and what this JVM admitted locally for them while the old
+ * master was down are the same: the promoted master inherits the breaker its slots had, still
+ * open, so its first answer is the handover's and no key is admitted a second limit on top of its
+ * local share. A slot moved to a master already known (resharding) simply takes that master's.
  */
 final class Shards {
+  /** Where keys live on Redis Cluster, as the client's own slot map says. */
+  interface SlotMap {
+    int slotOf(String key);
+
+    /** The master serving {@code slot}, or null while the map has none. */
+    HostAndPort masterOf(int slot);
+  }
+
+  private static final int SLOTS = 16_384;
+
   private final Clock clock;
   private final String name;
   private final Breaker whole;
-  private final Map<HostAndPort, Breaker> masters = new ConcurrentHashMap<>();
-  private volatile Function<String, HostAndPort> masterOfKey = key -> null;
+  private final Map<HostAndPort, Breaker> byMaster = new ConcurrentHashMap<>();
+
+  /** The breaker each slot was last seen with: what a master new to this JVM inherits. */
+  private final AtomicReferenceArray<Breaker> bySlot = new AtomicReferenceArray<>(SLOTS);
+
+  private volatile SlotMap slots;
 
   Shards(Clock clock, String name) {
     this.clock = clock;
@@ -27,17 +47,39 @@ final class Shards {
     this.whole = new Breaker(clock, name);
   }
 
-  /** From now on a key's breaker is its master's, as {@code masterOfKey} tells (null: unknown). */
-  void locate(Function<String, HostAndPort> masterOfKey) {
-    this.masterOfKey = masterOfKey;
+  /** From now on a key's breaker is its shard's, as {@code slots} tells. */
+  void locate(SlotMap slots) {
+    this.slots = slots;
   }
 
-  /** The breaker of the master that holds {@code key}. */
+  /** The breaker of the shard that holds {@code key}. */
   Breaker of(String key) {
-    HostAndPort master = masterOfKey.apply(key);
-    return master == null
-        ? whole
-        : masters.computeIfAbsent(master, m -> new Breaker(clock, name + ", master " + m));
+    SlotMap map = slots;
+    if (map == null) {
+      return whole;
+    }
+    int slot = map.slotOf(key);
+    HostAndPort master = map.masterOf(slot);
+    if (master == null) {
+      return whole;
+    }
+    Breaker breaker = byMaster.get(master);
+    if (breaker == null) {
+      breaker = byMaster.computeIfAbsent(master, m -> inherit(bySlot.get(slot), m));
+    }
+    if (bySlot.get(slot) != breaker) {
+      bySlot.set(slot, breaker);
+    }
+    return breaker;
+  }
+
+  private Breaker inherit(Breaker previous, HostAndPort master) {
+    String target = name + ", master " + master;
+    if (previous == null) {
+      return new Breaker(clock, target);
+    }
+    previous.servedBy(target);
+    return previous;
   }
 
   /** The breaker of the whole server, or of the cluster before it is connected. */

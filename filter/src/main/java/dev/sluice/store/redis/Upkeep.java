@@ -1,10 +1,12 @@
 package dev.sluice.store.redis;
 
+import dev.sluice.http.Failures;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.logging.Logger;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -14,6 +16,7 @@ import redis.clients.jedis.UnifiedJedis;
  * the {@link Link}, which requests only read.
  */
 final class Upkeep implements AutoCloseable {
+  private final Failures failures = new Failures(Logger.getLogger("dev.sluice.store.redis"));
   private final Supplier<UnifiedJedis> connector;
   private final long timeoutMillis;
   private final Shards shards;
@@ -76,7 +79,20 @@ final class Upkeep implements AutoCloseable {
     }
   }
 
+  /**
+   * One round of upkeep. A throwable of any kind is logged and the next round comes all the same:
+   * a scheduled task that throws is never run again, and a store without upkeep would never
+   * connect, hand over or beat again.
+   */
   private void run() {
+    try {
+      runOnce();
+    } catch (Throwable t) {
+      failures.log("Sluice's Redis upkeep failed; it runs again in a second", t);
+    }
+  }
+
+  private void runOnce() {
     denials.sweep();
     carry.forgetEnded();
     Link current = link;

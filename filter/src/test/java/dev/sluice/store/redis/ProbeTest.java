@@ -1,0 +1,85 @@
+package dev.sluice.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.algo.Algorithm;
+import dev.sluice.algo.Quota;
+import dev.sluice.store.Counters;
+import dev.sluice.store.ManualClock;
+import dev.sluice.store.OnError;
+import dev.sluice.store.Permit;
+import java.util.Collections;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+
+/**
+ * A probe ends however it fails. The client here never reaches a server: each pipeline it is asked
+ * for fails as the test says, which is how a probe meets a failure nobody planned for.
+ */
+class ProbeTest {
+  private static final long MINUTE = 60 * ManualClock.SECOND;
+  private static final Quota TEN = Quota.of(10, MINUTE, 10);
+
+  private final ManualClock clock = new ManualClock(10 * MINUTE);
+  private final Failing redis = new Failing();
+  private final RedisStore store =
+      new RedisStore(redis, "failing", "p", 1, clock, 1_000, ScriptTime.REDIS, 1_000);
+  private final Counters counters = store.counters("r", Algorithm.FIXED_WINDOW, MINUTE);
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  @Test
+  void aProbeThatThrowsAnythingEndsAndTheNextPauseBringsAnotherProbe() {
+    for (int i = 0; i < Breaker.FAILURES_TO_OPEN; i++) {
+      assertThat(take()).as("fail_closed while Redis fails").isFalse();
+    }
+    int calls = redis.pipelines.get();
+    assertThat(take()).isFalse();
+    assertThat(redis.pipelines.get()).as("the breaker is open: no call").isEqualTo(calls);
+
+    clock.advance(Breaker.FIRST_PAUSE_MILLIS * 1000);
+    redis.failure = new LinkageError("a failure nobody expected");
+    assertThatThrownBy(this::take).isInstanceOf(LinkageError.class);
+    assertThat(redis.pipelines.get()).as("that was the probe").isEqualTo(calls + 1);
+
+    redis.failure = new JedisConnectionException("still down");
+    clock.advance(2 * Breaker.FIRST_PAUSE_MILLIS * 1000);
+    take();
+    assertThat(redis.pipelines.get())
+        .as("a failed probe waits twice as long, then probes again")
+        .isEqualTo(calls + 2);
+  }
+
+  private boolean take() {
+    Permit permit = new Permit(counters, "ip=1", TEN, 1, OnError.FAIL_CLOSED);
+    store.acquire(Collections.singletonList(permit));
+    return permit.verdict().allowed();
+  }
+
+  /** A client whose every pipeline fails with {@link #failure}, counting the attempts. */
+  private static final class Failing extends JedisPooled {
+    final AtomicInteger pipelines = new AtomicInteger();
+    volatile Throwable failure = new JedisConnectionException("Redis is down");
+
+    Failing() {
+      super("127.0.0.1", 1);
+    }
+
+    @Override
+    public Pipeline pipelined() {
+      pipelines.incrementAndGet();
+      if (failure instanceof Error) {
+        throw (Error) failure;
+      }
+      throw (RuntimeException) failure;
+    }
+  }
+}
