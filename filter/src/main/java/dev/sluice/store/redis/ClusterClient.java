@@ -1,21 +1,43 @@
 package dev.sluice.store.redis;
 
 import java.time.Duration;
+import java.util.Set;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * A Redis Cluster client that also tells which master holds a key, from the slot map it keeps to
- * route commands anyway, so that each shard can have its own {@link Breaker} ({@link Shards}).
+ * route commands anyway, so that each shard can have its own {@link Breaker} ({@link Shards}); its
+ * connections read within their {@link Budget}.
  */
 final class ClusterClient extends JedisCluster implements Shards.SlotMap {
   private final ClusterConnectionProvider slots;
 
-  ClusterClient(ClusterConnectionProvider slots, Duration maxTotalRetries) {
+  private ClusterClient(ClusterConnectionProvider slots, Duration maxTotalRetries) {
     super(slots, 1, maxTotalRetries);
     this.slots = slots;
+  }
+
+  /**
+   * One attempt per command: a command that timed out may already have counted, so it is never
+   * retried. The slot map is refreshed every {@code refresh}: decisions go through pipelines, and a
+   * cluster pipeline never refreshes it itself.
+   */
+  static ClusterClient connect(
+      Set<HostAndPort> seeds,
+      JedisClientConfig client,
+      GenericObjectPoolConfig<Connection> pool,
+      Duration refresh,
+      int timeoutMillis) {
+    return new ClusterClient(
+        new Budgeted(seeds, client, pool, refresh, timeoutMillis),
+        Duration.ofMillis(timeoutMillis));
   }
 
   @Override
@@ -26,5 +48,40 @@ final class ClusterClient extends JedisCluster implements Shards.SlotMap {
   @Override
   public HostAndPort masterOf(int slot) {
     return slots.getNode(slot);
+  }
+
+  /** The cluster's connections, each read within its {@link Budget}. */
+  private static final class Budgeted extends ClusterConnectionProvider {
+    private final int timeoutMillis;
+
+    Budgeted(
+        Set<HostAndPort> seeds,
+        JedisClientConfig client,
+        GenericObjectPoolConfig<Connection> pool,
+        Duration refresh,
+        int timeoutMillis) {
+      super(seeds, client, pool, refresh);
+      this.timeoutMillis = timeoutMillis;
+    }
+
+    @Override
+    public Connection getConnection(HostAndPort node) {
+      return Budget.apply(super.getConnection(node), timeoutMillis);
+    }
+
+    @Override
+    public Connection getConnection(CommandArguments args) {
+      return Budget.apply(super.getConnection(args), timeoutMillis);
+    }
+
+    @Override
+    public Connection getConnection() {
+      return Budget.apply(super.getConnection(), timeoutMillis);
+    }
+
+    @Override
+    public Connection getConnectionFromSlot(int slot) {
+      return Budget.apply(super.getConnectionFromSlot(slot), timeoutMillis);
+    }
   }
 }

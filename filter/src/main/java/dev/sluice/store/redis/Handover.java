@@ -91,7 +91,11 @@ final class Handover {
       masters.add(master);
       replies.add(
           pipeliner.submit(
-              Script.ACQUIRE, master, Collections.singletonList(owed.key), args(owed, time)));
+              Script.ACQUIRE,
+              master,
+              Collections.singletonList(owed.key),
+              args(owed, time),
+              deadline));
     }
     JedisException failure = null;
     int confirmed = 0;

@@ -1,6 +1,8 @@
 package dev.sluice.store.redis;
 
+import dev.sluice.http.Failures;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -11,6 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.UnifiedJedis;
@@ -34,9 +37,11 @@ import redis.clients.jedis.exceptions.JedisException;
  * same batch become one run of the script, which decides them in order: on a hot key that is one
  * script for dozens of decisions.
  *
- * <p>A caller waits for its answer at most the decision budget (one that sends its own pipeline
- * waits on the socket, whose timeout {@link RedisSettings} sets to the budget); past it the call
- * counts as failed for the caller and is never sent again: it may still run and count. Each
+ * <p>A decision waits for its answers at most its budget, one deadline from its start for all its
+ * calls: a caller that sends its own pipeline borrows and reads within what is left of it ({@link
+ * Budget}); a queued call still waiting when its caller gave up is never sent, since it would count
+ * a request already decided locally. A call sent but not answered in time fails for its caller
+ * and is never sent again: it may still run and count, erring toward the limit. Each
  * master's {@link Breaker} hears how Redis answered each round trip ({@link RoundTrip}), not
  * whether its callers still waited: a pause of this JVM that outlasts the budget times out every
  * waiting caller, but it is no Redis failure.
@@ -44,6 +49,8 @@ import redis.clients.jedis.exceptions.JedisException;
 final class Pipeliner implements AutoCloseable {
   private static final int MAX_BATCH = 256;
   private static final int QUEUE = 65_536;
+
+  private final Failures failures = new Failures(Logger.getLogger("dev.sluice.store.redis"));
 
   private final UnifiedJedis redis;
   private final long timeoutNanos;
@@ -97,15 +104,15 @@ final class Pipeliner implements AutoCloseable {
   }
 
   /**
-   * Runs {@code script}, batched with whatever else is waiting; throws on failure or timeout.
-   * {@code master} is the breaker of the master holding {@code keys}.
+   * Runs {@code script}, batched with whatever else is waiting; throws on failure or once {@code
+   * deadline} ({@link System#nanoTime}, the decision's, shared by all its calls) has passed. {@code
+   * master} is the breaker of the master holding {@code keys}.
    */
-  Object run(Script script, Breaker master, List<String> keys, List<String> args) {
-    long deadline = deadlineFromNow();
-    Queued call = new Queued(script, master, keys, args);
+  Object run(Script script, Breaker master, List<String> keys, List<String> args, long deadline) {
+    Queued call = new Queued(script, master, keys, args, deadline);
     try {
       if (callers.incrementAndGet() <= lanes) {
-        send(call);
+        Budget.within(deadline, () -> send(call));
       } else {
         enqueue(call);
       }
@@ -117,11 +124,12 @@ final class Pipeliner implements AutoCloseable {
 
   /**
    * Queues a call for the senders without waiting for it, so one caller can fill pipelines with
-   * many calls (a handover does); collect its reply with {@link #await}. {@code args} must be
-   * mutable.
+   * many calls (a handover does); collect its reply with {@link #await} by the same {@code
+   * deadline}, past which it is not sent. {@code args} must be mutable.
    */
-  Future<Object> submit(Script script, Breaker master, List<String> keys, List<String> args) {
-    Queued call = new Queued(script, master, keys, args);
+  Future<Object> submit(
+      Script script, Breaker master, List<String> keys, List<String> args, long deadline) {
+    Queued call = new Queued(script, master, keys, args, deadline);
     enqueue(call);
     return call.result;
   }
@@ -155,27 +163,47 @@ final class Pipeliner implements AutoCloseable {
     }
   }
 
-  /** A sender thread: sends what callers queued when every lane was taken. */
+  /**
+   * A sender thread: sends what callers queued when every lane was taken. It outlives any failure:
+   * without it, queued calls would wait out their budgets for nothing.
+   */
   private void sendQueued() {
     while (!closed) {
+      Queued first;
       try {
-        Queued first = queue.poll(100, TimeUnit.MILLISECONDS);
-        if (first == null) {
-          continue;
-        }
-        send(first);
+        first = queue.poll(100, TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         return;
+      }
+      try {
+        if (first != null) {
+          send(first);
+        }
+      } catch (Throwable t) {
+        failures.log("Sluice could not send calls to Redis; they are decided locally", t);
       }
     }
   }
 
-  /** Sends {@code first} and whatever else waits as one pipeline, holding a lane. */
+  /**
+   * Sends {@code first} and whatever else waits as one pipeline, holding a lane; calls whose
+   * callers stopped waiting are dropped unsent.
+   */
   private void send(Queued first) {
     List<Queued> batch = new ArrayList<>(Math.min(MAX_BATCH, 1 + queue.size()));
     batch.add(first);
     queue.drainTo(batch, MAX_BATCH - 1);
-    RoundTrip.run(this::open, Batch.sends(batch, bundles), this::enqueue);
+    long now = System.nanoTime();
+    for (Iterator<Queued> it = batch.iterator(); it.hasNext(); ) {
+      Queued call = it.next();
+      if (call.expired(now)) {
+        call.fail(new Budget.Expired());
+        it.remove();
+      }
+    }
+    if (!batch.isEmpty()) {
+      RoundTrip.run(this::open, Batch.sends(batch, bundles), this::enqueue);
+    }
   }
 
   /**

@@ -18,6 +18,12 @@ final class Queued {
   final List<String> args;
   final CompletableFuture<Object> result = new CompletableFuture<>();
 
+  /**
+   * When its caller stops waiting ({@link System#nanoTime}); for calls merged or bundled into this
+   * one, the last of theirs. A call nobody waits for any longer is not sent: it could still count.
+   */
+  private long deadline;
+
   /** Set once the server answered NOSCRIPT: the call goes once more, as the script's text. */
   boolean byText;
 
@@ -38,11 +44,22 @@ final class Queued {
   /** Set once a bundle holding this call failed: it goes once more on its own. */
   private boolean alone;
 
-  Queued(Script script, Breaker master, List<String> keys, List<String> args) {
+  Queued(Script script, Breaker master, List<String> keys, List<String> args, long deadline) {
     this.script = script;
     this.master = master;
     this.keys = keys;
     this.args = args;
+    this.deadline = deadline;
+  }
+
+  /** The later of two {@link System#nanoTime} instants, which may wrap around. */
+  private static long later(long a, long b) {
+    return a - b > 0 ? a : b;
+  }
+
+  /** Whether every caller of this call has stopped waiting for it. */
+  boolean expired(long now) {
+    return now - deadline >= 0;
   }
 
   /**
@@ -88,7 +105,11 @@ final class Queued {
       keys.addAll(call.keys);
       args.addAll(call.args.subList(Call.CALLS + 1, call.args.size()));
     }
-    Queued bundle = new Queued(Script.ACQUIRE, calls.get(0).master, keys, args);
+    long deadline = calls.get(0).deadline;
+    for (Queued call : calls) {
+      deadline = later(deadline, call.deadline);
+    }
+    Queued bundle = new Queued(Script.ACQUIRE, calls.get(0).master, keys, args, deadline);
     bundle.bundled = calls;
     return bundle;
   }
@@ -107,6 +128,7 @@ final class Queued {
       absorbed = new ArrayList<>();
     }
     absorbed.add(other);
+    deadline = later(deadline, other.deadline);
     List<String> values = other.args.subList(Call.FIRST_GROUP + 1, other.args.size());
     int end = lastGroup + 1 + values.size();
     if (end == args.size() && args.subList(lastGroup + 1, end).equals(values)) {

@@ -13,10 +13,10 @@ import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
-import redis.clients.jedis.JedisPooled;
-import redis.clients.jedis.JedisSentineled;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.providers.ClusterConnectionProvider;
+import redis.clients.jedis.providers.ConnectionProvider;
+import redis.clients.jedis.providers.PooledConnectionProvider;
+import redis.clients.jedis.providers.SentineledConnectionProvider;
 
 /**
  * Where Redis is and how to talk to it: one server ({@code url}), a Cluster (seed nodes) or a
@@ -85,18 +85,14 @@ public final class RedisSettings {
     pool.setBlockWhenExhausted(true);
     pool.setMaxWait(Duration.ofMillis(timeoutMillis));
     if (cluster) {
-      // One attempt: a command that timed out may already have counted, so it is never retried.
-      // The slot map is refreshed every second: decisions go through pipelines, and a cluster
-      // pipeline never refreshes it itself, so after a failover (or a resharding) every call for
-      // the moved slots would go to the old master forever.
-      return new ClusterClient(
-          new ClusterConnectionProvider(hostsAndPorts(), client, pool, TOPOLOGY_REFRESH),
-          Duration.ofMillis(timeoutMillis));
+      return ClusterClient.connect(hostsAndPorts(), client, pool, TOPOLOGY_REFRESH, timeoutMillis);
     }
-    if (sentinelMaster != null) {
-      return new JedisSentineled(sentinelMaster, client, pool, hostsAndPorts(), client);
-    }
-    return new JedisPooled(hostAndPort(nodes.get(0)), client, pool);
+    ConnectionProvider connections =
+        sentinelMaster != null
+            ? new SentineledConnectionProvider(
+                sentinelMaster, client, pool, hostsAndPorts(), client)
+            : new PooledConnectionProvider(hostAndPort(nodes.get(0)), client, pool);
+    return new UnifiedJedis(new BudgetedConnections(connections, timeoutMillis));
   }
 
   private JedisClientConfig clientConfig(URI uri) {

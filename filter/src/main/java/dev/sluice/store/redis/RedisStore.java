@@ -127,6 +127,8 @@ public final class RedisStore implements Store {
       decideLocally(calls, 0);
       return;
     }
+    // One budget for the whole decision, however many identities (calls) it takes.
+    long deadline = current.pipeliner.deadlineFromNow();
     for (int done = 0; done < calls.size(); done++) {
       Call call = calls.get(done);
       Breaker breaker = shards.of(call.keys.get(0));
@@ -147,7 +149,7 @@ public final class RedisStore implements Store {
         // The pipeliner tells the breaker how Redis answered; a timeout alone is not a failure.
         call.fill(
             current.pipeliner.run(
-                Script.ACQUIRE, breaker, call.keys, call.acquireArgs(time.arg())));
+                Script.ACQUIRE, breaker, call.keys, call.acquireArgs(time.arg()), deadline));
         answered = true;
       } catch (JedisException e) {
         decideLocally(calls, done);

@@ -16,6 +16,9 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * failure, and each master's {@link Breaker} told once how it answered.
  */
 final class RoundTrip {
+  /** Marks a call a lane's budget kept from being sent. */
+  private static final Response<Object> NOT_SENT = new Response<>(null);
+
   private RoundTrip() {}
 
   /**
@@ -40,6 +43,7 @@ final class RoundTrip {
     // Opening the pipeline may fail too: a connection made anew times out on a paused server.
     try (AbstractPipeline pipe = open.get()) {
       List<Response<Object>> responses = new ArrayList<>(sends.size());
+      int unsent = 0;
       for (int i = 0; i < sends.size(); i++) {
         Queued call = sends.get(i);
         Breaker master = breakers[i];
@@ -50,15 +54,26 @@ final class RoundTrip {
                 call.byText
                     ? pipe.eval(call.script.text(), call.keys, call.args)
                     : pipe.evalsha(call.script.sha1(), call.keys, call.args);
+          } catch (Budget.Expired e) { // the lane's budget ran out borrowing its master's connection
+            notSent(call, again);
+            response = NOT_SENT;
+            unsent++;
+            masters.remove(master); // unless another of its calls is sent, it learnt nothing
           } catch (RuntimeException e) { // its master cannot be reached
             masters.put(master, e);
           }
         }
         responses.add(response);
       }
+      if (unsent == sends.size()) {
+        return; // nothing sent, nothing learnt of any master
+      }
       pipe.sync();
       for (int i = 0; i < sends.size(); i++) {
         RuntimeException failed = masters.get(breakers[i]);
+        if (responses.get(i) == NOT_SENT) {
+          continue;
+        }
         if (failed == null && !answer(sends.get(i), responses.get(i), again)) {
           failed = new JedisConnectionException("no reply: the connection to its master failed");
           masters.put(breakers[i], failed);
@@ -67,6 +82,12 @@ final class RoundTrip {
           sends.get(i).fail(failed);
         }
       }
+    } catch (Budget.Expired e) {
+      // The lane's budget ran out borrowing the connection: nothing was sent, nothing learnt.
+      for (Queued call : sends) {
+        notSent(call, again);
+      }
+      return;
     } catch (RuntimeException e) {
       for (int i = 0; i < sends.size(); i++) {
         sends.get(i).fail(e);
@@ -79,6 +100,18 @@ final class RoundTrip {
       } else {
         master.getKey().failed(master.getValue());
       }
+    }
+  }
+
+  /**
+   * A call a lane could not send in its own budget: it goes to the senders for the other callers it
+   * carries, or fails if nobody waits for it any longer.
+   */
+  private static void notSent(Queued call, Consumer<Queued> again) {
+    if (call.expired(System.nanoTime())) {
+      call.fail(new Budget.Expired());
+    } else {
+      again.accept(call);
     }
   }
 

@@ -10,6 +10,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class QueuedTest {
+  /** A deadline no test reaches: these calls are never given up on. */
+  private static final long MINUTE_NANOS = 60_000_000_000L;
+
   /** The calls' master; these tests send nothing through a pipeline, so it hears nothing. */
   private static final Breaker MASTER = new Breaker(new ManualClock(0), "test");
 
@@ -20,7 +23,8 @@ class QueuedTest {
   private static Queued call(String key, String limit, String cost) {
     List<String> args = Call.oneRequest("0", 1);
     args.addAll(Arrays.asList("t", limit, "60000000", "600000", "6000000", cost));
-    return new Queued(Script.ACQUIRE, MASTER, Collections.singletonList(key), args);
+    return new Queued(
+        Script.ACQUIRE, MASTER, Collections.singletonList(key), args, System.nanoTime() + MINUTE_NANOS);
   }
 
   @Test

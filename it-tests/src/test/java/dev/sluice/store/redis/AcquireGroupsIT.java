@@ -22,6 +22,9 @@ import redis.clients.jedis.JedisPooled;
  * ones grouped with a count, different ones (costs, quotas) in groups of their own.
  */
 class AcquireGroupsIT {
+  /** A deadline no test reaches: these calls are never given up on. */
+  private static final long MINUTE_NANOS = 60_000_000_000L;
+
   /** The calls' master; these tests send nothing through a pipeline, so it hears nothing. */
   private static final Breaker MASTER = new Breaker(Clock.SYSTEM, "test");
 
@@ -128,7 +131,7 @@ class AcquireGroupsIT {
   private static Queued call(List<String> keys, List<String> request) {
     List<String> args = Call.oneRequest("=" + NOW, keys.size());
     args.addAll(request);
-    return new Queued(Script.ACQUIRE, MASTER, keys, args);
+    return new Queued(Script.ACQUIRE, MASTER, keys, args, System.nanoTime() + MINUTE_NANOS);
   }
 
   private static Object run(List<String> keys, List<String> args) {
@@ -138,7 +141,8 @@ class AcquireGroupsIT {
   private static Queued queued(String key, List<String> request) {
     List<String> args = Call.oneRequest("=" + NOW, 1);
     args.addAll(request);
-    return new Queued(Script.ACQUIRE, MASTER, Collections.singletonList(key), args);
+    return new Queued(
+        Script.ACQUIRE, MASTER, Collections.singletonList(key), args, System.nanoTime() + MINUTE_NANOS);
   }
 
   private static Object run(String key, Queued call) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.it.redis.RedisProcess;
 import dev.sluice.it.redis.RedisServers;
 import dev.sluice.store.Clock;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -13,7 +14,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -21,11 +24,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Protocol;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -140,10 +145,10 @@ class PipelinerIT {
     admin.hset(poisoned, "not", "a counter");
     client.gate = new CountDownLatch(1);
     CountDownLatch gate = client.gate;
-    Future<Object> first = pipeliner.submit(Script.ACQUIRE, breaker, List.of(key), oneToken());
+    Future<Object> first = pipeliner.submit(Script.ACQUIRE, breaker, List.of(key), oneToken(), pipeliner.deadlineFromNow());
     awaitTrue(() -> client.senders.size() == 1); // the sender holds the first call at the gate
-    Future<Object> bad = pipeliner.submit(Script.ACQUIRE, breaker, List.of(poisoned), oneToken());
-    Future<Object> good = pipeliner.submit(Script.ACQUIRE, breaker, List.of(key + "2"), oneToken());
+    Future<Object> bad = pipeliner.submit(Script.ACQUIRE, breaker, List.of(poisoned), oneToken(), pipeliner.deadlineFromNow());
+    Future<Object> good = pipeliner.submit(Script.ACQUIRE, breaker, List.of(key + "2"), oneToken(), pipeliner.deadlineFromNow());
     gate.countDown(); // the sender drains both queued calls into one batch: one bundled run
     assertThat(((List<?>) first.get(5, TimeUnit.SECONDS)).subList(0, 2))
         .isEqualTo(List.of(1L, LIMIT - 1));
@@ -154,10 +159,61 @@ class PipelinerIT {
     assertThat(breaker.isOpen()).isFalse();
     for (int i = 0; i < Breaker.FAILURES_TO_OPEN; i++) {
       Future<Object> again =
-          pipeliner.submit(Script.ACQUIRE, breaker, List.of(poisoned), oneToken());
+          pipeliner.submit(Script.ACQUIRE, breaker, List.of(poisoned), oneToken(), pipeliner.deadlineFromNow());
       assertThatThrownBy(() -> again.get(5, TimeUnit.SECONDS)).hasMessageContaining("WRONGTYPE");
     }
     assertThat(breaker.isOpen()).as("an answer, however bad, is no outage").isFalse();
+  }
+
+  /**
+   * Under overload a call can wait in the queue longer than its caller waits for it; the caller
+   * then decides locally, so sending the call later would count the request a second time.
+   */
+  @Test
+  void aQueuedCallWhoseCallerGaveUpIsNeverSent() throws Exception {
+    Watched client = client(1_000);
+    Pipeliner pipeliner = pipeliner(client, 5_000, 1);
+    admin.sendCommand(Protocol.Command.CONFIG, "RESETSTAT");
+    client.gate = new CountDownLatch(1);
+    CountDownLatch gate = client.gate;
+    Future<Object> first =
+        pipeliner.submit(
+            Script.ACQUIRE, breaker, List.of(key), oneToken(), pipeliner.deadlineFromNow());
+    awaitTrue(() -> client.senders.size() == 1); // the only sender holds the first call
+    long budget = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
+    Future<Object> late = pipeliner.submit(Script.ACQUIRE, breaker, List.of(key), oneToken(), budget);
+    assertThatThrownBy(() -> pipeliner.await(late, budget)).hasMessageContaining("budget");
+    gate.countDown();
+    assertThat(((List<?>) first.get(5, TimeUnit.SECONDS)).get(1)).isEqualTo(LIMIT - 1);
+    assertThatThrownBy(() -> late.get(5, TimeUnit.SECONDS)).hasMessageContaining("budget");
+    assertThat(scriptRuns()).as("the call nobody waited for was not sent").isEqualTo(1);
+    assertThat(breaker.isOpen()).isFalse();
+  }
+
+  /**
+   * Borrowing, connecting and reading share one budget: a caller that waited for the pool's only
+   * connection reads for what is left, not for a timeout of its own on top.
+   */
+  @Test
+  void aCallerOnALaneWaitsAtMostItsBudgetInAll() throws Exception {
+    long budgetMillis = 400;
+    UnifiedJedis client =
+        RedisSettings.standalone(
+                URI.create("redis://" + redis.host() + ":" + redis.port()), (int) budgetMillis, 1)
+            .connect();
+    closing.add(client);
+    Pipeliner pipeliner = pipeliner(client, budgetMillis, 1);
+    AbstractPipeline held = client.pipelined(); // the pool's only connection
+    ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
+    closing.add(later::shutdownNow);
+    later.schedule(held::close, 300, TimeUnit.MILLISECONDS);
+    redis.pause();
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> remaining(pipeliner)).isInstanceOf(JedisException.class);
+    long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertThat(waited)
+        .as("300 ms for the connection, then the 100 ms left: not 300 + a whole 400")
+        .isBetween(250L, budgetMillis + 150);
   }
 
   /** As a pause of this JVM does: the callers' budget runs out though Redis answers in time. */
@@ -188,7 +244,7 @@ class PipelinerIT {
     return client;
   }
 
-  private Pipeliner pipeliner(Watched client, long timeoutMillis, int senders) {
+  private Pipeliner pipeliner(UnifiedJedis client, long timeoutMillis, int senders) {
     Pipeliner pipeliner = new Pipeliner(client, timeoutMillis, senders, senders);
     closing.add(pipeliner);
     return pipeliner;
@@ -198,7 +254,12 @@ class PipelinerIT {
   private long remaining(Pipeliner pipeliner) {
     List<?> reply =
         (List<?>)
-            pipeliner.run(Script.ACQUIRE, breaker, Collections.singletonList(key), oneToken());
+            pipeliner.run(
+                Script.ACQUIRE,
+                breaker,
+                Collections.singletonList(key),
+                oneToken(),
+                pipeliner.deadlineFromNow());
     assertThat(reply.get(0)).as("allowed").isEqualTo(1L);
     return (Long) reply.get(1);
   }

@@ -1,0 +1,66 @@
+package dev.sluice.store.redis;
+
+import java.util.concurrent.TimeUnit;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * A decision's budget, on the thread that sends its own call (a lane of the {@link Pipeliner}): the
+ * connections that thread borrows read with what is left of the budget, not with a whole timeout
+ * of their own, and a connection borrowed once the budget is spent (the pool made it wait, or had
+ * to connect anew) sends nothing. So borrowing, connecting and reading share one deadline instead
+ * of taking a timeout each. A connection borrowed on any other thread reads with the configured
+ * timeout, which also undoes what a lane left on it.
+ */
+final class Budget {
+  private static final ThreadLocal<long[]> DEADLINE =
+      new ThreadLocal<long[]>() {
+        @Override
+        protected long[] initialValue() {
+          return new long[1];
+        }
+      };
+
+  private Budget() {}
+
+  /** Runs {@code send} with connections bounded by {@code deadline} ({@link System#nanoTime}). */
+  static void within(long deadline, Runnable send) {
+    long[] held = DEADLINE.get();
+    held[0] = deadline;
+    try {
+      send.run();
+    } finally {
+      held[0] = 0;
+    }
+  }
+
+  /**
+   * Sets {@code connection}'s read timeout for the borrowing thread; returns it, or returns it to
+   * its pool and throws {@link Expired} when the thread's budget is spent.
+   */
+  static Connection apply(Connection connection, int configuredMillis) {
+    long deadline = DEADLINE.get()[0];
+    int millis = configuredMillis;
+    if (deadline != 0) {
+      long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+      if (left < 1) {
+        connection.close();
+        throw new Expired();
+      }
+      millis = (int) Math.min(configuredMillis, left);
+    }
+    if (connection.getSoTimeout() != millis) {
+      connection.setSoTimeout(millis);
+    }
+    return connection;
+  }
+
+  /** A call not sent because its caller stopped waiting: it says nothing of Redis. */
+  static final class Expired extends JedisException {
+    private static final long serialVersionUID = 1L;
+
+    Expired() {
+      super("the decision budget was spent before the call was sent");
+    }
+  }
+}
