@@ -22,4 +22,9 @@ final class ClusterClient extends JedisCluster {
   HostAndPort masterOf(String key) {
     return slots.getNode(JedisClusterCRC16.getSlot(key));
   }
+
+  /** Follows the MOVED and ASK replies of pipelines, which Jedis does not, over this slot map. */
+  Redirects redirects() {
+    return new Redirects(slots);
+  }
 }

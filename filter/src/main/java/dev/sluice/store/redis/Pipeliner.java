@@ -68,6 +68,9 @@ final class Pipeliner implements AutoCloseable {
    */
   private final ExecutorService nodeReaders;
 
+  /** On Redis Cluster, follows what a master answers MOVED or ASK to; null elsewhere. */
+  private final Redirects redirects;
+
   private volatile boolean closed;
 
   /**
@@ -88,6 +91,7 @@ final class Pipeliner implements AutoCloseable {
                   return t;
                 })
             : null;
+    this.redirects = redis instanceof ClusterClient ? ((ClusterClient) redis).redirects() : null;
     this.senders = new Thread[senders];
     for (int i = 0; i < senders; i++) {
       this.senders[i] = new Thread(this::sendQueued, "sluice-redis-pipeline-" + i);
@@ -175,7 +179,7 @@ final class Pipeliner implements AutoCloseable {
     List<Queued> batch = new ArrayList<>(Math.min(MAX_BATCH, 1 + queue.size()));
     batch.add(first);
     queue.drainTo(batch, MAX_BATCH - 1);
-    RoundTrip.run(this::open, Batch.sends(batch, bundles), this::enqueue);
+    RoundTrip.run(this::open, Batch.sends(batch, bundles), this::enqueue, redirects);
   }
 
   /**

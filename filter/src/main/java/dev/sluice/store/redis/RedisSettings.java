@@ -87,8 +87,8 @@ public final class RedisSettings {
     if (cluster) {
       // One attempt: a command that timed out may already have counted, so it is never retried.
       // The slot map is refreshed every second: decisions go through pipelines, and a cluster
-      // pipeline never refreshes it itself, so after a failover (or a resharding) every call for
-      // the moved slots would go to the old master forever.
+      // pipeline never refreshes it itself, so after a failover every call for the moved slots
+      // would go to the old master forever (after a resharding, Redirects reads it on MOVED).
       return new ClusterClient(
           new ClusterConnectionProvider(hostsAndPorts(), client, pool, TOPOLOGY_REFRESH),
           Duration.ofMillis(timeoutMillis));
