@@ -27,7 +27,8 @@ final class ClusterClient extends JedisCluster implements Shards.SlotMap {
   /**
    * One attempt per command: a command that timed out may already have counted, so it is never
    * retried. The slot map is refreshed every {@code refresh}: decisions go through pipelines, and a
-   * cluster pipeline never refreshes it itself.
+   * cluster pipeline never refreshes it itself, so after a failover every call for the moved slots
+   * would go to the old master forever (after a resharding, {@link Redirects} reads it on MOVED).
    */
   static ClusterClient connect(
       Set<HostAndPort> seeds,
@@ -83,5 +84,10 @@ final class ClusterClient extends JedisCluster implements Shards.SlotMap {
     public Connection getConnectionFromSlot(int slot) {
       return Budget.apply(super.getConnectionFromSlot(slot), timeoutMillis);
     }
+  }
+
+  /** Follows the MOVED and ASK replies of pipelines, which Jedis does not, over this slot map. */
+  Redirects redirects() {
+    return new Redirects(slots);
   }
 }

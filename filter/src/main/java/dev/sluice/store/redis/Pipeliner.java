@@ -75,6 +75,9 @@ final class Pipeliner implements AutoCloseable {
    */
   private final ExecutorService nodeReaders;
 
+  /** On Redis Cluster, follows what a master answers MOVED or ASK to; null elsewhere. */
+  private final Redirects redirects;
+
   private volatile boolean closed;
 
   /**
@@ -95,6 +98,7 @@ final class Pipeliner implements AutoCloseable {
                   return t;
                 })
             : null;
+    this.redirects = redis instanceof ClusterClient ? ((ClusterClient) redis).redirects() : null;
     this.senders = new Thread[senders];
     for (int i = 0; i < senders; i++) {
       this.senders[i] = new Thread(this::sendQueued, "sluice-redis-pipeline-" + i);
@@ -202,7 +206,7 @@ final class Pipeliner implements AutoCloseable {
       }
     }
     if (!batch.isEmpty()) {
-      RoundTrip.run(this::open, Batch.sends(batch, bundles), this::enqueue);
+      RoundTrip.run(this::open, Batch.sends(batch, bundles), this::enqueue, redirects);
     }
   }
 

@@ -31,11 +31,19 @@ final class RoundTrip {
    * few for a failed probe, and pause for seconds). On Redis Cluster a pipeline reaches every
    * master holding one of its calls; one that cannot be reached, or whose replies never come, fails
    * only its own calls, and is not tried again in the same round trip.
+   *
+   * <p>On Redis Cluster, calls answered MOVED or ASK go once more where the reply points, before
+   * this returns ({@link Redirects}; {@code redirects} is null on a server without cluster slots).
    */
-  static void run(Supplier<AbstractPipeline> open, List<Queued> sends, Consumer<Queued> again) {
+  static void run(
+      Supplier<AbstractPipeline> open,
+      List<Queued> sends,
+      Consumer<Queued> again,
+      Redirects redirects) {
     // The masters of this round trip: null while one answers, else why it failed.
     Map<Breaker, RuntimeException> masters = new IdentityHashMap<>();
     Breaker[] breakers = new Breaker[sends.size()];
+    List<Redirects.Hop> redirected = redirects == null ? null : new ArrayList<>(0);
     for (int i = 0; i < sends.size(); i++) {
       breakers[i] = sends.get(i).master;
       masters.put(breakers[i], null);
@@ -74,7 +82,7 @@ final class RoundTrip {
         if (responses.get(i) == NOT_SENT) {
           continue;
         }
-        if (failed == null && !answer(sends.get(i), responses.get(i), again)) {
+        if (failed == null && !answer(sends.get(i), responses.get(i), again, redirected)) {
           failed = new JedisConnectionException("no reply: the connection to its master failed");
           masters.put(breakers[i], failed);
         }
@@ -101,6 +109,9 @@ final class RoundTrip {
         master.getKey().failed(master.getValue());
       }
     }
+    if (redirected != null && !redirected.isEmpty()) {
+      redirects.follow(redirected);
+    }
   }
 
   /**
@@ -120,9 +131,14 @@ final class RoundTrip {
    * (Jedis leaves the replies of a cluster master it lost unset). Redis answered otherwise,
    * whatever it answered, so nothing here counts against the breaker: a script error or a key of
    * another type fails that call (decided locally) but is no outage. A bundle refused that way is
-   * sent again call by call, so only the call at fault fails.
+   * sent again call by call, so only the call at fault fails. A call answered MOVED or ASK goes to
+   * {@code redirected}, if not null, to be sent once more.
    */
-  private static boolean answer(Queued call, Response<Object> response, Consumer<Queued> again) {
+  private static boolean answer(
+      Queued call,
+      Response<Object> response,
+      Consumer<Queued> again,
+      List<Redirects.Hop> redirected) {
     Object reply;
     try {
       reply = response.get();
@@ -133,6 +149,11 @@ final class RoundTrip {
       again.accept(call);
       return true;
     } catch (RuntimeException e) {
+      Redirects.Hop hop = redirected == null ? null : Redirects.hop(call, e);
+      if (hop != null) {
+        redirected.add(hop);
+        return true;
+      }
       List<Queued> members = call.unbundle();
       if (members.isEmpty()) {
         call.fail(e);

@@ -14,8 +14,9 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 /**
  * A Lua script made of {@code .lua} resources, run by its SHA-1. A server that does not know it
  * (restarted, failed over, a new cluster node) answers NOSCRIPT; the script is then run by its text
- * once, which also caches it there. Nothing else is ever retried: a command that timed out or lost
- * its connection may already have counted.
+ * once, which also caches it there. Nothing else is ever retried but a pipelined call that Redis
+ * Cluster redirected before running it ({@link Redirects}): a command that timed out or lost its
+ * connection may already have counted.
  */
 final class Script {
   static final Script ACQUIRE = withAlgorithms("acquire.lua");
