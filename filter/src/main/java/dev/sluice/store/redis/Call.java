@@ -138,7 +138,7 @@ final class Call {
   void rememberDenials(LocalDenials denials) {
     for (int i = 0; i < permits.size(); i++) {
       if (!permits.get(i).verdict().allowed()) {
-        denials.remember(keys.get(i), permits.get(i).cost(), permits.get(i).verdict());
+        denials.remember(keys.get(i), permits.get(i));
       }
     }
   }

@@ -117,7 +117,7 @@ public final class RedisStore implements Store {
         hash = RedisKey.hash(hashed);
       }
       keys[i] = ((RedisCounters) p.counters()).key(prefix, hash);
-      if (denials.deny(keys[i], p.cost(), p.verdict())) {
+      if (denials.deny(keys[i], p)) {
         return;
       }
     }
