@@ -23,7 +23,7 @@ class LocalShareTest {
   private final ManualClock clock = new ManualClock(10 * MINUTE);
   private final Carry carry = new Carry(clock);
   private final LocalShare share =
-      new LocalShare(new MemoryStore(clock, 1_000, 0), new Fleet("p", 2), carry);
+      new LocalShare(new MemoryStore(clock, 1_000, 0), new Fleet("p", 2, 1), carry);
   private final RedisCounters open = counters("open", Algorithm.FIXED_WINDOW);
   private final RedisCounters closed = counters("closed", Algorithm.TOKEN_BUCKET);
 
@@ -86,7 +86,7 @@ class LocalShareTest {
   @Test
   void aShareSmallerThanTheCostAdmitsOneRequestOfIt() {
     LocalShare ofTwenty =
-        new LocalShare(new MemoryStore(clock, 1_000, 0), new Fleet("p", 20), carry);
+        new LocalShare(new MemoryStore(clock, 1_000, 0), new Fleet("p", 20, 1), carry);
     RedisCounters window =
         new RedisCounters(ofTwenty.counters("w", Algorithm.SLIDING_WINDOW, MINUTE));
     RedisCounters bucket =
