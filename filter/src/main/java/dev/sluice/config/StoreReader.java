@@ -16,6 +16,10 @@ import java.util.regex.Pattern;
 final class StoreReader {
   static final long DEFAULT_TIMEOUT_MICROS = 50_000;
   static final int DEFAULT_POOL_SIZE = 32;
+
+  /** A number of JVMs, 1 to 999999. */
+  private static final String JVMS = "[1-9][0-9]{0,5}";
+
   private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
 
   private final Problems problems;
@@ -28,6 +32,7 @@ final class StoreReader {
 
   StoreSettings read(Fields store, Fields fleet) {
     int fleetSize = fleetSize(fleet);
+    int fleetMin = fleetMin(fleet, fleetSize);
     if (store == null) {
       return StoreSettings.DEFAULT;
     }
@@ -66,7 +71,7 @@ final class StoreReader {
     RedisSettings settings = redis(redis);
     return settings == null
         ? StoreSettings.memory(keys)
-        : StoreSettings.redis(keys, settings, prefix == null ? "rl" : prefix, fleetSize);
+        : StoreSettings.redis(keys, settings, prefix == null ? "rl" : prefix, fleetSize, fleetMin);
   }
 
   private RedisSettings redis(Fields f) {
@@ -150,11 +155,10 @@ final class StoreReader {
       return 0;
     }
     String size = fleet.string("size");
-    fleet.finish("size");
     if (size == null || size.equals("auto")) {
       return 0;
     }
-    if (size.matches("[1-9][0-9]{0,5}")) {
+    if (size.matches(JVMS)) {
       return Integer.parseInt(size);
     }
     problems.at(
@@ -162,5 +166,28 @@ final class StoreReader {
         fleet.pathOf("size"),
         "must be auto or a number of JVMs from 1 to 999999, got \"" + size + "\"");
     return 0;
+  }
+
+  /** The fewest JVMs an auto fleet is taken for; 1 unless given. */
+  private int fleetMin(Fields fleet, int fleetSize) {
+    if (fleet == null) {
+      return 1;
+    }
+    String min = fleet.string("min");
+    fleet.finish("size", "min");
+    if (min == null) {
+      return 1;
+    }
+    if (fleetSize != 0) {
+      problems.at(fleet.where("min"), fleet.pathOf("min"), "applies to size: auto only");
+    } else if (min.matches(JVMS)) {
+      return Integer.parseInt(min);
+    } else {
+      problems.at(
+          fleet.where("min"),
+          fleet.pathOf("min"),
+          "must be a number of JVMs from 1 to 999999, got \"" + min + "\"");
+    }
+    return 1;
   }
 }

@@ -21,23 +21,28 @@ public final class StoreSettings {
   private final RedisSettings redis;
   private final String keyPrefix;
   private final int fleetSize;
+  private final int fleetMin;
 
-  private StoreSettings(long maxKeys, RedisSettings redis, String keyPrefix, int fleetSize) {
+  private StoreSettings(
+      long maxKeys, RedisSettings redis, String keyPrefix, int fleetSize, int fleetMin) {
     this.maxKeys = maxKeys;
     this.redis = redis;
     this.keyPrefix = keyPrefix;
     this.fleetSize = fleetSize;
+    this.fleetMin = fleetMin;
   }
 
   static StoreSettings memory(long maxKeys) {
-    return new StoreSettings(maxKeys, null, DEFAULT_KEY_PREFIX, 1);
+    return new StoreSettings(maxKeys, null, DEFAULT_KEY_PREFIX, 1, 1);
   }
 
   /**
    * @param fleetSize JVMs sharing the limits, or 0 for auto
+   * @param fleetMin the fewest JVMs an auto fleet is taken for
    */
-  static StoreSettings redis(long maxKeys, RedisSettings redis, String keyPrefix, int fleetSize) {
-    return new StoreSettings(maxKeys, redis, keyPrefix, fleetSize);
+  static StoreSettings redis(
+      long maxKeys, RedisSettings redis, String keyPrefix, int fleetSize, int fleetMin) {
+    return new StoreSettings(maxKeys, redis, keyPrefix, fleetSize, fleetMin);
   }
 
   public String type() {
@@ -51,7 +56,7 @@ public final class StoreSettings {
   Store open(Clock clock) {
     return redis == null
         ? new MemoryStore(clock, maxKeys, SWEEP_EVERY_MILLIS)
-        : RedisStore.open(redis, keyPrefix, fleetSize, clock, maxKeys);
+        : RedisStore.open(redis, keyPrefix, fleetSize, fleetMin, clock, maxKeys);
   }
 
   private String describe() {
@@ -63,6 +68,7 @@ public final class StoreSettings {
             + keyPrefix
             + ", fleet "
             + (fleetSize == 0 ? "auto" : Integer.toString(fleetSize))
+            + (fleetMin > 1 ? " min " + fleetMin : "")
             + ", max_keys "
             + maxKeys
             + ")";

@@ -97,6 +97,41 @@ class StoreReaderTest {
         .containsExactly("3 store.redis.url");
   }
 
+  /**
+   * The fewest JVMs an auto fleet is taken for: what a JVM starting while Redis is down divides by.
+   */
+  @Test
+  void anAutoFleetMayHaveAMinimum() throws Exception {
+    String redis = "store: { type: redis, redis: { url: redis://r:6379 } }\n";
+    assertThat(store(redis + "fleet: { size: auto, min: 4 }\n", Map.of()).toString())
+        .contains("fleet auto min 4,");
+    assertThat(store(redis + "fleet: { min: 4 }\n", Map.of()).toString())
+        .as("auto is the default size")
+        .contains("fleet auto min 4,");
+    assertThat(store(redis + "fleet: { size: auto }\n", Map.of()).toString())
+        .contains("fleet auto,");
+    assertThat(
+            places(
+                """
+                fleet:
+                  size: 4
+                  min: 2
+                rules: []
+                """))
+        .containsExactly("3 fleet.min");
+    assertThat(errors(redis + "fleet: { size: auto, min: 0 }\n", Map.of()))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.field()).isEqualTo("fleet.min");
+              assertThat(e.message())
+                  .isEqualTo("must be a number of JVMs from 1 to 999999, got \"0\"");
+            });
+    assertThat(errors("fleet: { size: 2, min: 2 }\n", Map.of()))
+        .singleElement()
+        .satisfies(e -> assertThat(e.message()).isEqualTo("applies to size: auto only"));
+  }
+
   @Test
   void memoryIgnoresNothingSilently() {
     assertThat(places("store: { type: memory, redis: { url: 'redis://a:1' } }\nrules: []\n"))

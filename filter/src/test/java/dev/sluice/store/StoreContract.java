@@ -103,6 +103,35 @@ public abstract class StoreContract {
     assertThat(take(counters, "k", 10, 6).remaining()).isZero();
   }
 
+  /**
+   * The tiers of a rule share its count (a rule keyed by ip, free and pro clients behind one
+   * address): a denial under the free limit is no denial under the pro one, and the other way round
+   * the pro denial denies the free request too. (The pro bucket is the bigger one, as a tier's
+   * burst scales with its limit; tiers of a bucket share one backlog.)
+   */
+  @Test
+  void eachTierOfOneCountIsDecidedByItsOwnLimit() {
+    Quota free = Quota.of(2, MINUTE, 2);
+    Quota pro = Quota.of(5, MINUTE, 10);
+    for (Algorithm algorithm : Algorithm.values()) {
+      Counters counters = store.counters("tiered-" + algorithm, algorithm, MINUTE);
+      assertThat(take(counters, free).allowed()).isTrue();
+      assertThat(take(counters, free).allowed()).isTrue();
+      assertThat(take(counters, free).allowed()).as("free, %s", algorithm).isFalse();
+      assertThat(take(counters, pro).allowed()).as("pro after free, %s", algorithm).isTrue();
+      int spent = 1;
+      while (spent <= pro.burst() && take(counters, pro).allowed()) {
+        spent++;
+      }
+      assertThat(spent).as("pro spent, %s", algorithm).isBetween(2, 10);
+      assertThat(take(counters, free).allowed()).as("free after pro, %s", algorithm).isFalse();
+    }
+  }
+
+  private Verdict take(Counters counters, Quota quota) {
+    return takeAll(new Permit(counters, "ip=10.0.0.1", quota, 1)).get(0).verdict();
+  }
+
   @Test
   void aDeniedRequestTakesNothingFromItsOtherRules() {
     Counters perIp = store.counters("ip", Algorithm.SLIDING_WINDOW, MINUTE);

@@ -14,6 +14,9 @@ final class Call {
   final List<Permit> permits;
   final List<String> keys;
 
+  /** acquire.lua's reply, once {@link #fill filled}: a refund reads the takes from it. */
+  private List<?> reply;
+
   private Call(List<Permit> permits, List<String> keys) {
     this.permits = permits;
     this.keys = keys;
@@ -98,22 +101,31 @@ final class Call {
     args.add(cost == 1 ? "1" : Long.toString(cost));
   }
 
-  /** ARGV of refund.lua: the time argument, then four values per key. */
+  /**
+   * ARGV of refund.lua for this allowed call: the time argument, then five values per key, the last
+   * its take as acquire.lua replied it.
+   */
   List<String> refundArgs(String time) {
-    List<String> args = new ArrayList<>(1 + 4 * permits.size());
+    List<String> args = new ArrayList<>(1 + 5 * permits.size());
     args.add(time);
-    for (Permit p : permits) {
+    for (int i = 0; i < permits.size(); i++) {
+      Permit p = permits.get(i);
       args.add(((RedisCounters) p.counters()).code);
       args.add(Long.toString(p.quota().windowMicros()));
       args.add(Long.toString(p.quota().emissionMicros()));
       args.add(Long.toString(p.cost()));
+      args.add(Long.toString((Long) reply.get(4 * i + 3)));
     }
     return args;
   }
 
-  /** Fills each permit's verdict from acquire.lua's reply: four integers per key. */
+  /**
+   * Fills each permit's verdict from acquire.lua's reply: four integers per key, the last of an
+   * allowed key its take rather than a retry-after.
+   */
   void fill(Object reply) {
     List<?> values = (List<?>) reply;
+    this.reply = values;
     for (int i = 0; i < permits.size(); i++) {
       permits
           .get(i)
@@ -138,7 +150,7 @@ final class Call {
   void rememberDenials(LocalDenials denials) {
     for (int i = 0; i < permits.size(); i++) {
       if (!permits.get(i).verdict().allowed()) {
-        denials.remember(keys.get(i), permits.get(i).cost(), permits.get(i).verdict());
+        denials.remember(keys.get(i), permits.get(i));
       }
     }
   }

@@ -12,6 +12,12 @@ import redis.clients.jedis.UnifiedJedis;
  * Redis sorted set every second and counts the members alive in the last few seconds. The last
  * count is remembered through an outage, which is exactly when it is needed: each JVM then enforces
  * its share of the limit alone.
+ *
+ * <p>An auto fleet is never taken for fewer than its configured minimum. A JVM that starts while
+ * Redis is down cannot count, nor remember a count from before it started, and a fleet that
+ * restarts whole counts itself up over its first beats; taken for one JVM, each would enforce the
+ * whole limit. The minimum is meant to be the fewest JVMs that ever run (an autoscaler's minimum),
+ * so flooring the count by it costs nothing while the fleet is as large as that.
  */
 final class Fleet {
   private static final Logger LOG = Logger.getLogger("dev.sluice.store.redis");
@@ -20,15 +26,18 @@ final class Fleet {
   private final String key;
   private final String member = UUID.randomUUID().toString();
   private final boolean auto;
+  private final int min;
   private volatile int size;
 
   /**
    * @param fixedSize the configured size, or 0 for auto
+   * @param min the fewest JVMs an auto fleet is taken for, before it is counted and after
    */
-  Fleet(String prefix, int fixedSize) {
+  Fleet(String prefix, int fixedSize, int min) {
     this.key = prefix + ":fleet";
     this.auto = fixedSize == 0;
-    this.size = auto ? 1 : fixedSize;
+    this.min = auto ? min : fixedSize;
+    this.size = this.min;
   }
 
   int size() {
@@ -47,7 +56,7 @@ final class Fleet {
               redis,
               Collections.singletonList(key),
               Arrays.asList(member, Long.toString(ALIVE_MICROS), time.arg()));
-      int now = (int) Math.max(1, (Long) counted);
+      int now = (int) Math.max(min, (Long) counted);
       if (now != size) {
         LOG.info("Sluice: " + now + " JVMs share the limits (was " + size + ").");
         size = now;

@@ -1,17 +1,20 @@
 package dev.sluice.store.redis;
 
+import dev.sluice.algo.Algorithm;
+import dev.sluice.algo.Quota;
 import dev.sluice.algo.Verdict;
 import dev.sluice.store.Clock;
+import dev.sluice.store.Permit;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The design notes' LOCAL_DENY: keys Redis has just denied, with the time until which it will keep
- * denying a request of at least that cost if nothing else happens (its retry-after). Such a request
- * is denied here without a round trip, which keeps a flooding client off the shard. It only ever
- * denies, and only what Redis itself promised to deny; a reload forgets everything, since limits
- * may have changed.
+ * denying that request if nothing else happens (its retry-after). Such a request, or one Redis
+ * would deny whenever it denies that one ({@link #slack}), is denied here without a round trip,
+ * which keeps a flooding client off the shard. It only ever denies, and only what Redis itself
+ * promised to deny; a reload forgets everything, since limits may have changed.
  */
 final class LocalDenials {
   /** Beyond this many keys new denials are not remembered: memory stays bounded under any flood. */
@@ -25,10 +28,10 @@ final class LocalDenials {
   }
 
   /**
-   * Fills {@code out} and returns true if Redis promised to deny a request of {@code cost} for
-   * {@code key} until later than now.
+   * Fills the verdict of {@code permit} and returns true if Redis promised to deny it for {@code
+   * key} until later than now.
    */
-  boolean deny(String key, long cost, Verdict out) {
+  boolean deny(String key, Permit permit) {
     Denial denial = denials.get(key);
     if (denial == null) {
       return false;
@@ -38,24 +41,44 @@ final class LocalDenials {
       denials.remove(key, denial);
       return false;
     }
-    if (cost < denial.cost) {
+    if (slack(permit) > denial.slack) {
       return false;
     }
-    out.set(false, denial.remaining, denial.resetUntil - now, denial.retryUntil - now);
+    // Only the denied quota's remaining is known; under another, less than this request's cost is
+    // left, and 0 errs on the side of the limit.
+    long remaining = permit.quota() == denial.quota ? denial.remaining : 0;
+    permit.verdict().set(false, remaining, denial.resetUntil - now, denial.retryUntil - now);
     return true;
   }
 
-  void remember(String key, long cost, Verdict denied) {
+  void remember(String key, Permit denied) {
     if (denials.size() < MAX_KEYS) {
       long now = clock.micros();
+      Verdict verdict = denied.verdict();
       denials.put(
           key,
           new Denial(
-              now + denied.retryAfterMicros(),
-              now + denied.resetMicros(),
-              denied.remaining(),
-              cost));
+              now + verdict.retryAfterMicros(),
+              now + verdict.resetMicros(),
+              verdict.remaining(),
+              denied.quota(),
+              slack(denied)));
     }
+  }
+
+  /**
+   * How much a request leaves room for before it is denied, in what its algorithm counts: a window
+   * denies it once its count (or the sliding estimate) exceeds limit − cost, a bucket once its
+   * backlog exceeds (burst − cost) × emission. So whatever Redis holds for a key, a request with no
+   * more slack than a denied one is denied too. A key is counted by every tier of its rule, each
+   * with its own quota: a free request's denial says nothing of a pro request, the other way round
+   * it does.
+   */
+  private static long slack(Permit permit) {
+    Quota quota = permit.quota();
+    return permit.counters().algorithm() == Algorithm.TOKEN_BUCKET
+        ? quota.toleranceMicros() - permit.cost() * quota.emissionMicros()
+        : quota.limit() - permit.cost();
   }
 
   void forgetAll() {
@@ -76,13 +99,15 @@ final class LocalDenials {
     final long retryUntil;
     final long resetUntil;
     final long remaining;
-    final long cost;
+    final Quota quota;
+    final long slack;
 
-    Denial(long retryUntil, long resetUntil, long remaining, long cost) {
+    Denial(long retryUntil, long resetUntil, long remaining, Quota quota, long slack) {
       this.retryUntil = retryUntil;
       this.resetUntil = resetUntil;
       this.remaining = remaining;
-      this.cost = cost;
+      this.quota = quota;
+      this.slack = slack;
     }
   }
 }

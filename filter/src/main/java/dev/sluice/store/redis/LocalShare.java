@@ -13,10 +13,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Decides what Redis cannot: a fail_open rule gets this JVM's share of its limit (limit ÷ fleet
- * size, at least 1) from a local memory store, so the fleet as a whole stays near the limit instead
- * of letting everything through; a fail_closed rule denies with a retry of one second. Like every
- * decision, all or nothing: one fail_closed rule denies the request. What it admits is remembered
- * in a {@link Carry}, to be handed over to Redis when it answers again.
+ * size, at least one request) from a local memory store, so the fleet as a whole stays near the
+ * limit instead of letting everything through; a fail_closed rule denies with a retry of one
+ * second. Like every decision, all or nothing: one fail_closed rule denies the request. What it
+ * admits is remembered in a {@link Carry}, to be handed over to Redis when it answers again.
  */
 final class LocalShare {
   private static final long ONE_SECOND = 1_000_000;
@@ -58,7 +58,7 @@ final class LocalShare {
     List<Permit> local = new ArrayList<>(permits.size());
     for (Permit permit : permits) {
       Counters counters = ((RedisCounters) permit.counters()).local;
-      local.add(new Permit(counters, permit.identity(), share(permit.quota()), permit.cost()));
+      local.add(new Permit(counters, permit.identity(), share(permit), permit.cost()));
     }
     store.acquire(local);
     for (int i = 0; i < permits.size(); i++) {
@@ -78,6 +78,25 @@ final class LocalShare {
             from.verdict().remaining(),
             from.verdict().resetMicros(),
             from.verdict().retryAfterMicros());
+  }
+
+  /**
+   * This JVM's share of the permit's quota. A share smaller than the request would deny every such
+   * request while its headers promised some remaining, so it holds at least one: the fleet may then
+   * admit one request per JVM a window, more than the limit. A bucket only needs the room (its
+   * burst) to hold one: its limit is its rate, which stays the share's.
+   */
+  private Quota share(Permit permit) {
+    Quota share = share(permit.quota());
+    long cost = permit.cost();
+    boolean bucket = permit.counters().algorithm() == Algorithm.TOKEN_BUCKET;
+    if (share.burst() >= cost && (bucket || share.limit() >= cost)) {
+      return share;
+    }
+    return Quota.of(
+        bucket ? share.limit() : Math.max(cost, share.limit()),
+        share.windowMicros(),
+        Math.max(cost, share.burst()));
   }
 
   private Quota share(Quota quota) {

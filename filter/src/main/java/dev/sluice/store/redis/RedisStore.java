@@ -43,6 +43,8 @@ public final class RedisStore implements Store {
   private final Upkeep upkeep;
 
   /**
+   * A store whose auto fleet ({@code fleetSize} 0) is taken for one JVM at least.
+   *
    * @param fleetSize JVMs sharing the limits, or 0 to count them through Redis heartbeats
    * @param clock this JVM's clock: only for local decisions, never for counting in Redis
    * @param time what the scripts take as now: {@link ScriptTime#REDIS} but in tests
@@ -59,7 +61,7 @@ public final class RedisStore implements Store {
       long maxLocalKeys,
       ScriptTime time,
       long timeoutMillis) {
-    this(() -> redis, name, prefix, fleetSize, clock, maxLocalKeys, time, timeoutMillis);
+    this(() -> redis, name, prefix, fleetSize, 1, clock, maxLocalKeys, time, timeoutMillis);
   }
 
   private RedisStore(
@@ -67,6 +69,7 @@ public final class RedisStore implements Store {
       String name,
       String prefix,
       int fleetSize,
+      int fleetMin,
       Clock clock,
       long maxLocalKeys,
       ScriptTime time,
@@ -75,24 +78,39 @@ public final class RedisStore implements Store {
     this.time = time;
     this.shards = new Shards(clock, name);
     this.denials = new LocalDenials(clock);
-    this.fleet = new Fleet(prefix, fleetSize);
+    this.fleet = new Fleet(prefix, fleetSize, fleetMin);
     Carry carry = new Carry(clock);
     this.share = new LocalShare(new MemoryStore(clock, maxLocalKeys, 1_000), fleet, carry);
     this.upkeep = new Upkeep(connector, timeoutMillis, shards, denials, carry, fleet, time);
+  }
+
+  /** {@link #open(RedisSettings, String, int, int, Clock, long)} of a fleet of one JVM at least. */
+  public static RedisStore open(
+      RedisSettings settings, String prefix, int fleetSize, Clock clock, long maxLocalKeys) {
+    return open(settings, prefix, fleetSize, 1, clock, maxLocalKeys);
   }
 
   /**
    * Connects as {@code settings} say. Redis being unreachable now is fine (a Redis Cluster client
    * cannot even be made without a node): rules decide locally, and connecting is retried every
    * second.
+   *
+   * @param fleetSize JVMs sharing the limits, or 0 to count them through Redis heartbeats
+   * @param fleetMin the fewest JVMs a counted fleet is taken for, also before it could be counted
    */
   public static RedisStore open(
-      RedisSettings settings, String prefix, int fleetSize, Clock clock, long maxLocalKeys) {
+      RedisSettings settings,
+      String prefix,
+      int fleetSize,
+      int fleetMin,
+      Clock clock,
+      long maxLocalKeys) {
     return new RedisStore(
         settings::connect,
         settings.toString(),
         prefix,
         fleetSize,
+        fleetMin,
         clock,
         maxLocalKeys,
         ScriptTime.REDIS,
@@ -117,7 +135,7 @@ public final class RedisStore implements Store {
         hash = RedisKey.hash(hashed);
       }
       keys[i] = ((RedisCounters) p.counters()).key(prefix, hash);
-      if (denials.deny(keys[i], p.cost(), p.verdict())) {
+      if (denials.deny(keys[i], p)) {
         return;
       }
     }

@@ -7,8 +7,10 @@
 -- per call: its number of keys (the next ones of KEYS), its number of groups of alike requests,
 -- and per group: how many requests, and their six values per key: algorithm (f, s or t), limit,
 -- window, emission, tolerance, cost. Returns four integers per key per request, in order:
--- allowed (1 or 0), remaining, reset, retry-after (microseconds). A key is only ever written with
--- its TTL.
+-- allowed (1 or 0), remaining, reset (microseconds), and the retry-after (microseconds) when
+-- denied, or when allowed the take: the first number of the state it left (the window index it
+-- counted in, or the bucket's TAT), which is how refund.lua finds it again. A key is only ever
+-- written with its TTL.
 local now = script_now(ARGV[1])
 local reads = { f = fixed_window_read, s = sliding_window_read, t = token_bucket_read }
 local steps = { f = fixed_window, s = sliding_window, t = token_bucket }
@@ -57,7 +59,7 @@ local function decide(keys)
         out[o + 1] = allowed and 1 or 0
         out[o + 2] = math.max(0, remaining)
         out[o + 3] = math.max(0, reset)
-        out[o + 4] = allowed and 0 or math.max(1, retry)
+        out[o + 4] = allowed and k[b + NX] or math.max(1, retry)
         o = o + 4
       end
       if all then

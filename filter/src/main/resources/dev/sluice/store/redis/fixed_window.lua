@@ -42,11 +42,11 @@ local function fixed_window(index, count, _, now, limit, window, emission, toler
   return allowed, limit - after, reset, until_next, (index + 1) * window, index, after
 end
 
--- The state after giving back cost, or nil: only the window now running is given back to.
-local function fixed_window_refund(state, now, window, emission, cost)
-  local current = math.floor(now / window)
-  local stored, count = fixed_window_parse(state, current)
-  if stored == current then
+-- The state after giving back cost, or nil: only while the window the take counted in (its index)
+-- is the stored one; a later window's count is other requests'.
+local function fixed_window_refund(state, now, window, emission, cost, take)
+  local stored, count = fixed_window_parse(state, take)
+  if stored == take then
     return fixed_window_write(stored, math.max(0, count - cost))
   end
   return nil

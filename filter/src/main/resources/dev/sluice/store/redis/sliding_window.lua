@@ -85,12 +85,15 @@ local function sliding_window(index, prev, cur, now, limit, window, emission, to
   return allowed, remaining, reset, retry, (index + 2) * window, index, prev, cur_after
 end
 
--- The state after giving back cost, or nil. The take is the stored current count, whether or not
--- the window has rolled since.
-local function sliding_window_refund(state, now, window, emission, cost)
-  local stored, prev, cur = sliding_window_parse(state, math.floor(now / window))
-  if stored and stored >= math.floor(now / window) - 1 then
+-- The state after giving back cost, or nil. The take counted in the window of its index: in the
+-- current count while that window is the stored one, in the previous count once the next one is;
+-- after that it no longer weighs.
+local function sliding_window_refund(state, now, window, emission, cost, take)
+  local stored, prev, cur = sliding_window_parse(state, take)
+  if stored == take then
     return sliding_window_write(stored, prev, math.max(0, cur - cost))
+  elseif stored == take + 1 then
+    return sliding_window_write(stored, math.max(0, prev - cost), cur)
   end
   return nil
 end

@@ -27,11 +27,18 @@ local function token_bucket(tat, _, _, now, limit, window, emission, tolerance, 
   return allowed, remaining, after - now, spent - tolerance - now, after, after
 end
 
--- The state after giving back cost: the bucket full again that much sooner.
-local function token_bucket_refund(state, now, window, emission, cost)
+-- The state after giving back what of the take has not refilled yet, or nil. The take (the TAT it
+-- left) spent the stretch of time from take - cost x emission to take; whatever of it lies before
+-- now has refilled, alone or under later takes, and a take made after it started afresh from its
+-- own now. So only take - now of it, at most cost x emission, is still spent: cutting that out
+-- moves the later takes on top of it down. A later take that started inside the stretch would,
+-- without this take, have started earlier still, so this never gives back more than the take cost;
+-- with no take since, the bucket ends as if there had been none.
+local function token_bucket_refund(state, now, window, emission, cost, take)
   local tat = tonumber(state)
-  if tat then
-    return token_bucket_write(tat - cost * emission)
+  local unspent = math.min(cost * emission, take - now)
+  if tat and unspent > 0 then
+    return token_bucket_write(tat - unspent)
   end
   return nil
 end

@@ -23,7 +23,7 @@ class LocalShareTest {
   private final ManualClock clock = new ManualClock(10 * MINUTE);
   private final Carry carry = new Carry(clock);
   private final LocalShare share =
-      new LocalShare(new MemoryStore(clock, 1_000, 0), new Fleet("p", 2), carry);
+      new LocalShare(new MemoryStore(clock, 1_000, 0), new Fleet("p", 2, 1), carry);
   private final RedisCounters open = counters("open", Algorithm.FIXED_WINDOW);
   private final RedisCounters closed = counters("closed", Algorithm.TOKEN_BUCKET);
 
@@ -37,6 +37,10 @@ class LocalShareTest {
   }
 
   private boolean take(Permit... permits) {
+    return take(share, permits);
+  }
+
+  private static boolean take(LocalShare share, Permit... permits) {
     List<String> keys =
         Arrays.stream(permits)
             .map(p -> ((RedisCounters) p.counters()).key("p", RedisKey.hash(p.identity())))
@@ -71,6 +75,40 @@ class LocalShareTest {
 
     assertThat(allowed).isFalse();
     assertThat(carry.owes()).isFalse();
+  }
+
+  /**
+   * A fleet of 20 and a limit of 100: a share of 5, less than a request costing 10. Each JVM still
+   * admits one such request a window, rather than none while its headers promise 5 remaining; a
+   * bucket keeps its share's rate (5 a minute: one request of 10 every two minutes) and grows only
+   * its burst to hold the request.
+   */
+  @Test
+  void aShareSmallerThanTheCostAdmitsOneRequestOfIt() {
+    LocalShare ofTwenty =
+        new LocalShare(new MemoryStore(clock, 1_000, 0), new Fleet("p", 20, 1), carry);
+    RedisCounters window =
+        new RedisCounters(ofTwenty.counters("w", Algorithm.SLIDING_WINDOW, MINUTE));
+    RedisCounters bucket =
+        new RedisCounters(ofTwenty.counters("b", Algorithm.TOKEN_BUCKET, MINUTE));
+    try {
+      for (RedisCounters rule : Arrays.asList(window, bucket)) {
+        Permit first = new Permit(rule, "ip=1", HUNDRED, 10, OnError.FAIL_OPEN);
+        assertThat(take(ofTwenty, first)).as("%s", rule).isTrue();
+        assertThat(first.verdict().remaining()).isZero();
+        assertThat(take(ofTwenty, new Permit(rule, "ip=1", HUNDRED, 10, OnError.FAIL_OPEN)))
+            .as("%s: one request of 10 is the share", rule)
+            .isFalse();
+      }
+      clock.advance(2 * MINUTE - 1);
+      assertThat(take(ofTwenty, new Permit(bucket, "ip=1", HUNDRED, 10, OnError.FAIL_OPEN)))
+          .isFalse();
+      clock.advance(1);
+      assertThat(take(ofTwenty, new Permit(bucket, "ip=1", HUNDRED, 10, OnError.FAIL_OPEN)))
+          .isTrue();
+    } finally {
+      ofTwenty.close();
+    }
   }
 
   @Test

@@ -2,12 +2,18 @@ package dev.sluice.it.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.algo.Algorithm;
+import dev.sluice.algo.Quota;
 import dev.sluice.it.redis.RedisProcess;
 import dev.sluice.it.redis.RedisServers;
 import dev.sluice.store.Clock;
+import dev.sluice.store.Counters;
+import dev.sluice.store.OnError;
+import dev.sluice.store.Permit;
 import dev.sluice.store.redis.RedisSettings;
 import dev.sluice.store.redis.RedisStore;
 import java.net.URI;
+import java.util.Collections;
 import java.util.function.IntSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,6 +25,9 @@ import org.junit.jupiter.api.Test;
  * an outage, exactly when it is needed.
  */
 class FleetSizeIT {
+  /** A bucket that earns no token while a test runs: what is admitted is the share exactly. */
+  private static final long HOUR = 3_600_000_000L;
+
   private static RedisProcess redis;
 
   @BeforeAll
@@ -36,6 +45,16 @@ class FleetSizeIT {
         RedisSettings.standalone(URI.create(redis.uri()), 200, 4), "fleet", 0, Clock.SYSTEM, 1_000);
   }
 
+  private static RedisStore store(String prefix, int min) {
+    return RedisStore.open(
+        RedisSettings.standalone(URI.create(redis.uri()), 200, 4),
+        prefix,
+        0,
+        min,
+        Clock.SYSTEM,
+        1_000);
+  }
+
   /** Polls (bounded) until {@code size} reads {@code expected}; returns the seconds it took. */
   private static double secondsUntil(IntSupplier size, int expected, long limitMillis)
       throws InterruptedException {
@@ -47,6 +66,39 @@ class FleetSizeIT {
       Thread.sleep(50);
     }
     return (System.nanoTime() - start) / 1e9;
+  }
+
+  /**
+   * fleet.min: a store that starts while Redis is down cannot count the fleet, so it takes the
+   * share of the fewest JVMs declared rather than the whole limit; once it counts, the count rules
+   * above the minimum and the minimum below it.
+   */
+  @Test
+  void aStoreTakesTheFleetForItsMinimumBeforeItCountsAndAfter() throws Exception {
+    redis.kill();
+    try (RedisStore booted = store("fleet-min-outage", 3)) {
+      Counters rule = booted.counters("api", Algorithm.TOKEN_BUCKET, HOUR);
+      Quota ninety = Quota.of(90, HOUR, 90);
+      int admitted = 0;
+      for (int i = 0; i < 90; i++) {
+        Permit permit = new Permit(rule, "ip=10.0.0.1", ninety, 1, OnError.FAIL_OPEN);
+        booted.acquire(Collections.singletonList(permit));
+        admitted += permit.verdict().allowed() ? 1 : 0;
+      }
+      assertThat(booted.fleetSize()).isEqualTo(3);
+      assertThat(admitted).as("a third of 90, not all of it").isEqualTo(30);
+    } finally {
+      redis.restart();
+    }
+    try (RedisStore counted = store("fleet-min", 1);
+        RedisStore floored = store("fleet-min", 3)) {
+      secondsUntil(counted::fleetSize, 2, 3_000);
+      assertThat(floored.fleetSize()).as("two counted, three at least").isEqualTo(3);
+      try (RedisStore c = store("fleet-min", 1);
+          RedisStore d = store("fleet-min", 1)) {
+        secondsUntil(floored::fleetSize, 4, 3_000);
+      }
+    }
   }
 
   @Test
