@@ -172,7 +172,7 @@ final class Pipeliner implements AutoCloseable {
    * without it, queued calls would wait out their budgets for nothing.
    */
   private void sendQueued() {
-    while (!closed) {
+    while (!closed || !queue.isEmpty()) {
       Queued first;
       try {
         first = queue.poll(100, TimeUnit.MILLISECONDS);
@@ -218,8 +218,9 @@ final class Pipeliner implements AutoCloseable {
   }
 
   /**
-   * Stops the senders once their current batch is answered: interrupting one mid-sync would make
-   * Jedis log an error at every shutdown or reload. A sender notices within its 100 ms poll.
+   * Stops the senders once what is queued (refunds, say) is sent, or dropped where its caller
+   * stopped waiting: interrupting one mid-sync would make Jedis log an error at every shutdown or
+   * reload. A sender notices within its 100 ms poll.
    */
   @Override
   public void close() {

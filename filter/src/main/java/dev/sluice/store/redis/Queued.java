@@ -1,9 +1,9 @@
 package dev.sluice.store.redis;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /** One script call waiting in the {@link Pipeliner}, and the calls merged into it. */
 final class Queued {
@@ -17,6 +17,9 @@ final class Queued {
   final List<String> keys;
   final List<String> args;
   final CompletableFuture<Object> result = new CompletableFuture<>();
+
+  /** What acquire.lua answers where allowed goes for a call it could not decide. */
+  private static final Long REFUSED = -1L;
 
   /**
    * When its caller stops waiting ({@link System#nanoTime}); for calls merged or bundled into this
@@ -41,9 +44,6 @@ final class Queued {
   /** The calls of other identities this one carries in one run (see {@link #bundle}). */
   private List<Queued> bundled;
 
-  /** Set once a bundle holding this call failed: it goes once more on its own. */
-  private boolean alone;
-
   Queued(Script script, Breaker master, List<String> keys, List<String> args, long deadline) {
     this.script = script;
     this.master = master;
@@ -67,22 +67,7 @@ final class Queued {
    * merged calls already, and a call merged into another call's merged list would go unanswered.
    */
   boolean mergeable() {
-    return script == Script.ACQUIRE && !byText && bundled == null && !alone;
-  }
-
-  /**
-   * The calls of a bundle that Redis refused (a script error, a key of another type), each marked
-   * to go once more on its own: one identity's bad key must not fail the others' decisions. Empty
-   * for a call that is no bundle.
-   */
-  List<Queued> unbundle() {
-    if (bundled == null) {
-      return Collections.emptyList();
-    }
-    for (Queued call : bundled) {
-      call.alone = true;
-    }
-    return bundled;
+    return script == Script.ACQUIRE && !byText && bundled == null;
   }
 
   /**
@@ -155,14 +140,30 @@ final class Queued {
       return;
     }
     if (absorbed == null) {
-      result.complete(reply);
+      answer(result, reply);
       return;
     }
     List<?> all = (List<?>) reply;
     int each = 4 * keys.size();
-    result.complete(all.subList(0, each));
+    answer(result, all.subList(0, each));
     for (int i = 0; i < absorbed.size(); i++) {
-      absorbed.get(i).result.complete(all.subList((i + 1) * each, (i + 2) * each));
+      answer(absorbed.get(i).result, all.subList((i + 1) * each, (i + 2) * each));
+    }
+  }
+
+  /**
+   * Completes {@code result} with one call's part of a reply, or fails it where acquire.lua could
+   * not decide the call (-1 where allowed goes: one of its keys holds another type). Redis
+   * answered, and wrote nothing of the call, so it is decided locally, and no breaker hears of it.
+   */
+  private static void answer(CompletableFuture<Object> result, Object reply) {
+    if (reply instanceof List
+        && !((List<?>) reply).isEmpty()
+        && REFUSED.equals(((List<?>) reply).get(0))) {
+      result.completeExceptionally(
+          new JedisDataException("WRONGTYPE a key of this call holds a value of another type"));
+    } else {
+      result.complete(reply);
     }
   }
 

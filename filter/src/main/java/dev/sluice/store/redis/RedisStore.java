@@ -11,8 +11,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Supplier;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -32,7 +30,8 @@ import redis.clients.jedis.exceptions.JedisException;
  * over and the fleet's heartbeat run on their own thread ({@link Upkeep}).
  */
 public final class RedisStore implements Store {
-  private static final Logger LOG = Logger.getLogger("dev.sluice.store.redis");
+  /** How long a refund may wait in the queue before it is dropped. */
+  private static final long REFUND_PATIENCE_NANOS = 1_000_000_000L;
 
   private final String prefix;
   private final ScriptTime time;
@@ -208,14 +207,21 @@ public final class RedisStore implements Store {
     }
   }
 
-  /** Gives back what earlier calls of a denied request took; best effort, never retried. */
+  /**
+   * Gives back what earlier calls of a denied request took: queued for the senders, not waited for
+   * (the request is decided), best effort and never sent twice. Each refund undoes only its own
+   * take, whenever it runs; one still queued after {@link #REFUND_PATIENCE_NANOS} is dropped, and
+   * its take stands, erring toward the limit.
+   */
   private void refund(Link current, List<Call> taken) {
+    long deadline = System.nanoTime() + REFUND_PATIENCE_NANOS;
     for (Call call : taken) {
-      try {
-        Script.REFUND.run(current.redis, call.keys, call.refundArgs(time.arg()));
-      } catch (JedisException e) {
-        LOG.log(Level.FINE, "Sluice could not refund " + call.keys + "; it will expire", e);
-      }
+      current.pipeliner.submit(
+          Script.REFUND,
+          shards.of(call.keys.get(0)),
+          call.keys,
+          call.refundArgs(time.arg()),
+          deadline);
     }
   }
 

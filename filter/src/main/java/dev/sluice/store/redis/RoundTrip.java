@@ -129,9 +129,9 @@ final class RoundTrip {
   /**
    * Hands {@code call} its reply, or returns false if none came: reading from its master failed
    * (Jedis leaves the replies of a cluster master it lost unset). Redis answered otherwise,
-   * whatever it answered, so nothing here counts against the breaker: a script error or a key of
-   * another type fails that call (decided locally) but is no outage. A bundle refused that way is
-   * sent again call by call, so only the call at fault fails. A call answered MOVED or ASK goes to
+   * whatever it answered, so nothing here counts against the breaker: a script error fails that
+   * call (decided locally) but is no outage; a key of another type fails only its own call of a
+   * bundle (acquire.lua refuses it alone, see {@link Queued}). A call answered MOVED or ASK goes to
    * {@code redirected}, if not null, to be sent once more.
    */
   private static boolean answer(
@@ -154,13 +154,9 @@ final class RoundTrip {
         redirected.add(hop);
         return true;
       }
-      List<Queued> members = call.unbundle();
-      if (members.isEmpty()) {
-        call.fail(e);
-      }
-      for (Queued member : members) {
-        again.accept(member);
-      }
+      // A script error: the calls of a bundle before the one at fault may have counted, so none
+      // is sent again. A key of another type is no such error: acquire.lua refuses only its call.
+      call.fail(e);
       return true;
     }
     call.complete(reply);

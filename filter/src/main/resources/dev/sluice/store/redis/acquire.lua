@@ -9,8 +9,9 @@
 -- window, emission, tolerance, cost. Returns four integers per key per request, in order:
 -- allowed (1 or 0), remaining, reset (microseconds), and the retry-after (microseconds) when
 -- denied, or when allowed the take: the first number of the state it left (the window index it
--- counted in, or the bucket's TAT), which is how refund.lua finds it again. A key is only ever
--- written with its TTL.
+-- counted in, or the bucket's TAT), which is how refund.lua finds it again; a call one of whose
+-- keys holds another type is answered -1, 0, 0, 0 for each of its keys and requests. A key is only
+-- ever written with its TTL.
 local now = script_now(ARGV[1])
 local reads = { f = fixed_window_read, s = sliding_window_read, t = token_bucket_read }
 local steps = { f = fixed_window, s = sliding_window, t = token_bucket }
@@ -30,11 +31,32 @@ local FIELDS = 16
 -- Made with room for one key's fields: a table grown one field at a time rehashes four times.
 local k = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
+-- Answers every request of a call that cannot be decided (a key of another type) with -1 where
+-- allowed goes, and steps over its groups. Nothing of the call is written, and the other calls of
+-- the run are decided all the same: had the error stopped the script, the calls before it would
+-- have counted without an answer, and sending them once more would count them twice.
+local function refuse(keys)
+  for g = 1, tonumber(ARGV[a]) do
+    a = a + 1
+    for r = 1, tonumber(ARGV[a]) do
+      for i = 1, keys do
+        out[o + 1], out[o + 2], out[o + 3], out[o + 4] = -1, 0, 0, 0
+        o = o + 4
+      end
+    end
+    a = a + keys * 6
+  end
+end
+
 -- Decides one call: keys first_key .. first_key + keys - 1, groups starting at ARGV[a]. A key's
 -- state is parsed once per group and written once per call, whatever the number of requests.
 local function decide(keys)
   for i = 1, keys do
-    k[(i - 1) * FIELDS + STATE] = redis.call('GET', KEYS[first_key + i - 1])
+    local state = redis.pcall('GET', KEYS[first_key + i - 1])
+    if type(state) == 'table' and state.err then
+      return refuse(keys)
+    end
+    k[(i - 1) * FIELDS + STATE] = state
   end
   local changed = false
   for g = 1, tonumber(ARGV[a]) do

@@ -5,7 +5,7 @@ import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
 /** Bounded polling: every wait in the harness ends, and a timeout says what was awaited and why. */
-final class Await {
+public final class Await {
   private static final long POLL_MILLIS = 50;
 
   private Await() {}
@@ -15,7 +15,7 @@ final class Await {
    * exception from an attempt means "not yet" and is remembered for the timeout message, except
    * {@link GiveUp}, which ends the wait at once. {@code diagnostics} runs only on timeout.
    */
-  static <T> T until(
+  public static <T> T until(
       String what, Duration timeout, Callable<T> attempt, Supplier<String> diagnostics) {
     long deadline = System.nanoTime() + timeout.toNanos();
     Exception last = null;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
+import dev.sluice.it.redis.Await;
 import dev.sluice.it.redis.RedisClusterHandle;
 import dev.sluice.it.redis.RedisProcess;
 import dev.sluice.it.redis.RedisServers;
@@ -209,10 +210,14 @@ class RedisClusterStoreIT {
                   new Permit(perIp, ip, perIpQuota, 1), new Permit(all, global, globalQuota, 1));
           store.acquire(both);
           assertThat(both.get(1).verdict().allowed()).as("global, request %d", i).isFalse();
-          // Written (so the per-IP rule was taken on its master) and given back.
-          assertThat(reader.get(ipKey))
-              .as("per-IP state after refund")
-              .isEqualTo(RedisKeys.fixedState(clock.micros() / MINUTE, 0));
+          // Written (so the per-IP rule was taken on its master) and given back: the refund is
+          // sent after the request is decided, not waited for.
+          String refunded = RedisKeys.fixedState(clock.micros() / MINUTE, 0);
+          Await.until(
+              "the per-IP take refunded, request " + i,
+              Duration.ofSeconds(5),
+              () -> refunded.equals(reader.get(ipKey)) ? refunded : null,
+              () -> "per-IP state " + reader.get(ipKey));
         }
         assertThat(cluster.masterForKey(ipKey).port()).isNotEqualTo(globalPort);
         for (int i = 10; i > 0; i--) {
