@@ -71,6 +71,15 @@ class StoreReaderTest {
   }
 
   @Test
+  void aChangedPasswordMakesAnotherStoreThoughNoLogShowsIt() throws Exception {
+    String yaml = "store: { type: redis, redis: { url: 'redis://:${P}@r:6379' } }\n";
+    StoreSettings before = store(yaml, Map.of("P", "old"));
+    StoreSettings after = store(yaml, Map.of("P", "new"));
+    assertThat(after).isNotEqualTo(before).hasToString(before.toString());
+    assertThat(store(yaml, Map.of("P", "old"))).isEqualTo(before).hasSameHashCodeAs(before);
+  }
+
+  @Test
   void mistakesAreReportedWithTheirPlace() {
     assertThat(
             places(

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.Connection;
@@ -150,9 +151,28 @@ public final class RedisSettings {
     return timeoutMillis;
   }
 
-  /** Everything but credentials, to tell whether a reload changed the store. */
+  /** Everything but credentials, for logs. */
   public String describe() {
     return this + " timeout " + timeoutMillis + "ms pool " + poolSize;
+  }
+
+  /** Equal settings in everything, credentials included (a changed password is a new store). */
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof RedisSettings)) {
+      return false;
+    }
+    RedisSettings other = (RedisSettings) o;
+    return nodes.equals(other.nodes)
+        && Objects.equals(sentinelMaster, other.sentinelMaster)
+        && cluster == other.cluster
+        && timeoutMillis == other.timeoutMillis
+        && poolSize == other.poolSize;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(nodes, sentinelMaster, cluster, timeoutMillis, poolSize);
   }
 
   /** Names the target in logs: hosts and ports, never a password. */
