@@ -49,7 +49,13 @@ public final class StoreSettings {
     return maxKeys;
   }
 
-  Store open(Clock clock) {
+  /** Where Redis is, or null for the memory store. */
+  RedisSettings redis() {
+    return redis;
+  }
+
+  /** A new store as these settings say; the caller closes it. */
+  public Store open(Clock clock) {
     return redis == null
         ? new MemoryStore(clock, maxKeys, SWEEP_EVERY_MILLIS)
         : RedisStore.open(redis, keyPrefix, fleetSize, clock, maxKeys);

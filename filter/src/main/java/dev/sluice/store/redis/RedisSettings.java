@@ -1,7 +1,9 @@
 package dev.sluice.store.redis;
 
+import java.io.UnsupportedEncodingException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.URLDecoder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -79,7 +81,7 @@ public final class RedisSettings {
 
   /** Connects; the client reconnects by itself later, and never throws here for a down server. */
   UnifiedJedis connect() {
-    JedisClientConfig client = clientConfig(nodes.get(0));
+    JedisClientConfig client = clientConfig();
     GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
     pool.setMaxTotal(poolSize);
     pool.setMaxIdle(poolSize);
@@ -100,7 +102,9 @@ public final class RedisSettings {
     return new JedisPooled(hostAndPort(nodes.get(0)), client, pool);
   }
 
-  private JedisClientConfig clientConfig(URI uri) {
+  /** How to log in and talk to every node: as the first URL says. */
+  JedisClientConfig clientConfig() {
+    URI uri = nodes.get(0);
     DefaultJedisClientConfig.Builder config =
         DefaultJedisClientConfig.builder()
             .connectionTimeoutMillis(timeoutMillis)
@@ -108,19 +112,29 @@ public final class RedisSettings {
             .clientName("sluice")
             .ssl("rediss".equals(uri.getScheme()))
             .database(database(uri));
-    String userInfo = uri.getUserInfo();
+    // Split before decoding: an encoded ':' belongs to the user name or password it is in.
+    String userInfo = uri.getRawUserInfo();
     if (userInfo != null) {
       int colon = userInfo.indexOf(':');
       if (colon < 0) {
-        config.password(userInfo);
+        config.password(decode(userInfo));
       } else {
         if (colon > 0) {
-          config.user(userInfo.substring(0, colon));
+          config.user(decode(userInfo.substring(0, colon)));
         }
-        config.password(userInfo.substring(colon + 1));
+        config.password(decode(userInfo.substring(colon + 1)));
       }
     }
     return config.build();
+  }
+
+  /** Percent-decodes a part of a URL; a '+' stays a '+', as URLs (unlike forms) mean it. */
+  private static String decode(String part) {
+    try {
+      return URLDecoder.decode(part.replace("+", "%2B"), "UTF-8");
+    } catch (UnsupportedEncodingException e) {
+      throw new AssertionError("every JVM has UTF-8", e);
+    }
   }
 
   private static int database(URI uri) {
