@@ -68,7 +68,7 @@ public final class Limiter {
   public Decision decide(RequestView request) {
     Bound b = bound;
     List<Rule> rules = b.rules.rules();
-    if (rules.isEmpty()) {
+    if (rules.isEmpty() || b.rules.cors().skips(request)) {
       return Decision.UNLIMITED;
     }
     String[] segments = RequestPath.segments(request.path());
