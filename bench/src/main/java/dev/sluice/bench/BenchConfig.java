@@ -32,7 +32,13 @@ final class BenchConfig {
     kept.removeIf(rule -> drop.contains(rule.id()));
     Limiter limiter = new Limiter(store);
     limiter.apply(
-        new Rules(kept, rules.excludes(), rules.clientIp(), rules.tiers(), rules.apiKeyHeader()));
+        new Rules(
+            kept,
+            rules.excludes(),
+            rules.clientIp(),
+            rules.tiers(),
+            rules.apiKeyHeader(),
+            rules.cors()));
     return limiter;
   }
 

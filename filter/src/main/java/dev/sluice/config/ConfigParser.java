@@ -2,6 +2,7 @@ package dev.sluice.config;
 
 import dev.sluice.core.Cidr;
 import dev.sluice.core.ClientIp;
+import dev.sluice.core.Cors;
 import dev.sluice.core.PathPattern;
 import dev.sluice.core.Rule;
 import dev.sluice.core.Rules;
@@ -124,6 +125,7 @@ public final class ConfigParser {
     String apiKeyHeader = header(top, "api_key_header", Rules.DEFAULT_API_KEY_HEADER);
     List<PathPattern> excludes = patterns(top, "exclude");
     Tiers tiers = tiers(top.fields("tiers"));
+    Cors cors = CorsReader.read(top.fields("cors"), problems);
     List<Rule> rules = new ArrayList<>();
     Node ruleList = top.take("rules");
     if (ruleList != null) {
@@ -145,10 +147,11 @@ public final class ConfigParser {
         "api_key_header",
         "exclude",
         "tiers",
-        "rules");
+        "rules",
+        "cors");
     return new Config(
         store,
-        new Rules(rules, excludes, clientIp, tiers, apiKeyHeader),
+        new Rules(rules, excludes, clientIp, tiers, apiKeyHeader, cors),
         !Boolean.FALSE.equals(enabled));
   }
 

@@ -8,6 +8,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -16,26 +17,33 @@ import java.util.logging.Logger;
  * keeps the counters of unchanged rules; an invalid change is logged with all its errors and the
  * last good rules stay. No file at all means no limits (logged once) until one appears.
  *
- * <p>The store is chosen from the first valid file and kept for the life of the limiter: counts
- * cannot move between stores, so a changed {@code store} section waits for a restart.
+ * <p>A valid change of the {@code store} section switches stores: requests from then on count in
+ * the new store, afresh (counts cannot move between stores), and the old one is closed once the
+ * requests still using it are done. So the first valid file chooses the store even when the file
+ * was missing or invalid at start-up.
  */
 public final class LiveLimiter implements Closeable {
   private static final Logger LOG = Logger.getLogger("dev.sluice.config");
   static final long POLL_MILLIS = 1_000;
 
   private final ConfigSource source;
-  private final StoreSettings storeSettings;
-  private final Store store;
+  private final Function<StoreSettings, Store> opener;
+  private final RetiredStores retired;
   private final Limiter limiter;
   private final ConfigWatcher watcher;
+  private StoreSettings storeSettings;
+  private Store store;
   private byte[] applied;
   private String lastProblem;
 
-  private LiveLimiter(ConfigSource source, Clock clock, boolean watch) {
+  private LiveLimiter(
+      ConfigSource source, Clock clock, Function<StoreSettings, Store> opener, boolean watch) {
     this.source = source;
+    this.opener = opener;
+    this.retired = new RetiredStores(clock);
     Config first = load();
     this.storeSettings = first == null ? StoreSettings.DEFAULT : first.store();
-    this.store = storeSettings.open(clock);
+    this.store = opener.apply(storeSettings);
     this.limiter = new Limiter(store);
     if (first != null) {
       apply(first);
@@ -45,12 +53,18 @@ public final class LiveLimiter implements Closeable {
 
   /** Loads {@code source} and follows its changes on a daemon thread. */
   public static LiveLimiter start(ConfigSource source) {
-    return new LiveLimiter(source, Clock.SYSTEM, true);
+    return new LiveLimiter(source, Clock.SYSTEM, settings -> settings.open(Clock.SYSTEM), true);
   }
 
   /** Loads {@code source} once; {@link #reload()} follows changes when called. For tests. */
   public static LiveLimiter manual(ConfigSource source, Clock clock) {
-    return new LiveLimiter(source, clock, false);
+    return manual(source, clock, settings -> settings.open(clock));
+  }
+
+  /** {@link #manual(ConfigSource, Clock)} with stores from {@code opener}. */
+  static LiveLimiter manual(
+      ConfigSource source, Clock clock, Function<StoreSettings, Store> opener) {
+    return new LiveLimiter(source, clock, opener, false);
   }
 
   public Limiter limiter() {
@@ -59,19 +73,10 @@ public final class LiveLimiter implements Closeable {
 
   /** Reads the source again and applies it if it changed and is valid; true if applied. */
   public synchronized boolean reload() {
+    retired.closeDue();
     Config config = load();
     if (config == null) {
       return false;
-    }
-    if (!config.store().equals(storeSettings)) {
-      LOG.warning(
-          "Sluice: store settings in "
-              + source
-              + " changed to "
-              + config.store()
-              + "; the "
-              + storeSettings
-              + " store stays until the application restarts.");
     }
     apply(config);
     return true;
@@ -119,15 +124,34 @@ public final class LiveLimiter implements Closeable {
   }
 
   private void apply(Config config) {
-    if (!config.enabled()) {
-      // The kill switch: nothing is limited. The counters of the rules stay through one such
-      // apply (see Limiter.apply), so switching back on soon resumes their counts.
-      limiter.apply(Rules.NONE);
-      LOG.warning("Sluice: disabled by `enabled: false` in " + source + "; nothing is limited");
-      return;
+    // The kill switch limits nothing. The counters of the rules stay through one such apply (see
+    // Limiter.apply), so switching back on soon resumes their counts.
+    Rules rules = config.enabled() ? config.rules() : Rules.NONE;
+    if (config.store().equals(storeSettings)) {
+      limiter.apply(rules);
+    } else {
+      switchStore(config.store(), rules);
     }
-    limiter.apply(config.rules());
-    LOG.info("Sluice: " + config.rules().rules().size() + " rules in force from " + source);
+    if (config.enabled()) {
+      LOG.info("Sluice: " + rules.rules().size() + " rules in force from " + source);
+    } else {
+      LOG.warning("Sluice: disabled by `enabled: false` in " + source + "; nothing is limited");
+    }
+  }
+
+  private void switchStore(StoreSettings settings, Rules rules) {
+    Store next = opener.apply(settings);
+    retired.add(limiter.switchTo(next, rules));
+    LOG.warning(
+        "Sluice: switched stores as "
+            + source
+            + " says, from "
+            + storeSettings
+            + " to "
+            + settings
+            + "; counts are not carried over");
+    storeSettings = settings;
+    store = next;
   }
 
   /** Logs a problem once, not once per poll. */
@@ -141,8 +165,11 @@ public final class LiveLimiter implements Closeable {
   @Override
   public void close() {
     if (watcher != null) {
-      watcher.close();
+      watcher.close(); // first: a reload it is running must not switch stores meanwhile
     }
-    store.close();
+    synchronized (this) {
+      retired.close();
+      store.close();
+    }
   }
 }

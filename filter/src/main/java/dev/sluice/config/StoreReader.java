@@ -6,12 +6,11 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads the {@code store} and {@code fleet} sections. Redis URLs may name environment variables,
- * {@code redis://:${REDIS_PASSWORD}@redis:6379}, so a password need not live in the file.
+ * {@code redis://:${REDIS_PASSWORD}@redis:6379}, so a password need not live in the file (see
+ * {@link UrlTemplate}).
  */
 final class StoreReader {
   static final long DEFAULT_TIMEOUT_MICROS = 50_000;
@@ -19,8 +18,6 @@ final class StoreReader {
 
   /** A number of JVMs, 1 to 999999. */
   private static final String JVMS = "[1-9][0-9]{0,5}";
-
-  private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
 
   private final Problems problems;
   private final Map<String, String> environment;
@@ -133,21 +130,13 @@ final class StoreReader {
   }
 
   private String expand(Fields.Value value) {
-    Matcher m = VARIABLE.matcher(value.text);
-    StringBuffer out = new StringBuffer();
-    while (m.find()) {
-      String set = environment.get(m.group(1));
-      if (set == null) {
-        problems.at(
-            value.node,
-            value.path,
-            "names the environment variable " + m.group(1) + ", which is not set");
-        set = "";
-      }
-      m.appendReplacement(out, Matcher.quoteReplacement(set));
+    List<String> unset = new ArrayList<>();
+    String url = UrlTemplate.expand(value.text, environment, unset);
+    for (String name : unset) {
+      problems.at(
+          value.node, value.path, "names the environment variable " + name + ", which is not set");
     }
-    m.appendTail(out);
-    return out.toString();
+    return url;
   }
 
   private int fleetSize(Fields fleet) {

@@ -5,10 +5,11 @@ import dev.sluice.store.MemoryStore;
 import dev.sluice.store.Store;
 import dev.sluice.store.redis.RedisSettings;
 import dev.sluice.store.redis.RedisStore;
+import java.util.Objects;
 
 /**
- * The {@code store} and {@code fleet} sections. Unlike rules, a store is chosen at start-up only:
- * counts cannot move between stores.
+ * The {@code store} and {@code fleet} sections. Settings that differ in anything, credentials
+ * included, make a different store: a reload that changes them switches stores.
  */
 public final class StoreSettings {
   static final String DEFAULT_KEY_PREFIX = "rl";
@@ -53,7 +54,13 @@ public final class StoreSettings {
     return maxKeys;
   }
 
-  Store open(Clock clock) {
+  /** Where Redis is, or null for the memory store. */
+  RedisSettings redis() {
+    return redis;
+  }
+
+  /** A new store as these settings say; the caller closes it. */
+  public Store open(Clock clock) {
     return redis == null
         ? new MemoryStore(clock, maxKeys, SWEEP_EVERY_MILLIS)
         : RedisStore.open(redis, keyPrefix, fleetSize, fleetMin, clock, maxKeys);
@@ -76,12 +83,19 @@ public final class StoreSettings {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof StoreSettings && describe().equals(((StoreSettings) o).describe());
+    if (!(o instanceof StoreSettings)) {
+      return false;
+    }
+    StoreSettings other = (StoreSettings) o;
+    return maxKeys == other.maxKeys
+        && Objects.equals(redis, other.redis)
+        && keyPrefix.equals(other.keyPrefix)
+        && fleetSize == other.fleetSize;
   }
 
   @Override
   public int hashCode() {
-    return describe().hashCode();
+    return Objects.hash(maxKeys, redis, keyPrefix, fleetSize);
   }
 
   @Override

@@ -14,17 +14,17 @@ import java.util.logging.Logger;
  * Decides one request: match the rules, work out each matched rule's identity, take a permit from
  * every enforcing rule at once (all or nothing), and report the most restrictive rule. Shadow rules
  * are counted on their own and never deny. Rules can be swapped at any time; a swap keeps the
- * counters of rules whose id, algorithm and window did not change.
+ * counters of rules whose id, algorithm and window did not change. The store can be swapped too,
+ * with the rules, and counts start over in the new one.
  */
 public final class Limiter {
   private static final Logger LOG = Logger.getLogger("dev.sluice.core");
 
-  private final Store store;
-  private volatile Bound bound = new Bound(Rules.NONE, new Counters[0]);
+  private volatile Bound bound;
   private Counters[] previous = new Counters[0];
 
   public Limiter(Store store) {
-    this.store = store;
+    this.bound = new Bound(Rules.NONE, store, new Counters[0]);
   }
 
   /**
@@ -33,12 +33,28 @@ public final class Limiter {
    * must come back with their counts.
    */
   public synchronized void apply(Rules rules) {
+    bind(rules, bound.store);
+  }
+
+  /**
+   * Puts {@code rules} in force over {@code next} for every request from now on and returns the
+   * store it replaces. Decisions that began before may still be using that one, so the caller
+   * closes it only once they are done.
+   */
+  public synchronized Store switchTo(Store next, Rules rules) {
+    Store replaced = bound.store;
+    previous = new Counters[0]; // counters of another store: nothing to come back to
+    bind(rules, next);
+    return replaced;
+  }
+
+  private void bind(Rules rules, Store store) {
     Counters[] counters = new Counters[rules.rules().size()];
     for (int i = 0; i < counters.length; i++) {
       Rule rule = rules.rules().get(i);
       counters[i] = store.counters(rule.id(), rule.algorithm(), rule.quota().windowMicros());
     }
-    bound = new Bound(rules, counters);
+    bound = new Bound(rules, store, counters);
     List<Counters> kept = new ArrayList<>(Arrays.asList(counters));
     kept.addAll(Arrays.asList(previous));
     store.retainOnly(kept);
@@ -52,7 +68,7 @@ public final class Limiter {
   public Decision decide(RequestView request) {
     Bound b = bound;
     List<Rule> rules = b.rules.rules();
-    if (rules.isEmpty()) {
+    if (rules.isEmpty() || b.rules.cors().skips(request)) {
       return Decision.UNLIMITED;
     }
     String[] segments = RequestPath.segments(request.path());
@@ -84,10 +100,10 @@ public final class Limiter {
       }
     }
     if (!enforced.isEmpty()) {
-      store.acquire(enforced);
+      b.store.acquire(enforced);
     }
     for (Permit permit : shadowed) {
-      store.acquire(Collections.singletonList(permit));
+      b.store.acquire(Collections.singletonList(permit));
       if (!permit.verdict().allowed() && LOG.isLoggable(Level.FINE)) {
         // The rule, not the identity: identities carry API keys, and logs travel far.
         LOG.fine("shadow rule " + permit.counters().ruleId() + " would deny a request");
@@ -125,13 +141,15 @@ public final class Limiter {
     return tightest == null ? Decision.UNLIMITED : Decision.of(tightest, true);
   }
 
-  /** Rules with the counters bound to them, index for index. */
+  /** Rules with the store and its counters bound to them, index for index. */
   private static final class Bound {
     final Rules rules;
+    final Store store;
     final Counters[] counters;
 
-    Bound(Rules rules, Counters[] counters) {
+    Bound(Rules rules, Store store, Counters[] counters) {
       this.rules = rules;
+      this.store = store;
       this.counters = counters;
     }
   }

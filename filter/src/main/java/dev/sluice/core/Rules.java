@@ -12,25 +12,29 @@ public final class Rules {
           Collections.<PathPattern>emptyList(),
           new ClientIp(Collections.<Cidr>emptyList()),
           Tiers.NONE,
-          DEFAULT_API_KEY_HEADER);
+          DEFAULT_API_KEY_HEADER,
+          Cors.NONE);
 
   private final List<Rule> rules;
   private final List<PathPattern> excludes;
   private final ClientIp clientIp;
   private final Tiers tiers;
   private final String apiKeyHeader;
+  private final Cors cors;
 
   public Rules(
       List<Rule> rules,
       List<PathPattern> excludes,
       ClientIp clientIp,
       Tiers tiers,
-      String apiKeyHeader) {
+      String apiKeyHeader,
+      Cors cors) {
     this.rules = Collections.unmodifiableList(rules);
     this.excludes = Collections.unmodifiableList(excludes);
     this.clientIp = clientIp;
     this.tiers = tiers;
     this.apiKeyHeader = apiKeyHeader;
+    this.cors = cors;
   }
 
   public List<Rule> rules() {
@@ -51,6 +55,10 @@ public final class Rules {
 
   public String apiKeyHeader() {
     return apiKeyHeader;
+  }
+
+  public Cors cors() {
+    return cors;
   }
 
   boolean isExcluded(String[] segments) {

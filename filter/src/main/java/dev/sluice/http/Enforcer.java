@@ -51,6 +51,7 @@ public final class Enforcer {
     if (decision.allowed()) {
       return true;
     }
+    CorsHeaders.write(limiter.rules().cors(), exchange);
     exchange.reject(
         RateLimitHeaders.TOO_MANY_REQUESTS, "application/json", rejectionBody(decision));
     return false;

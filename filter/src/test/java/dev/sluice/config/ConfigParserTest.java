@@ -225,7 +225,7 @@ class ConfigParserTest {
     assertThat(error.message())
         .isEqualTo(
             "unknown field (known here: enabled, store, fleet, defaults, client_ip,"
-                + " api_key_header, exclude, tiers, rules)");
+                + " api_key_header, exclude, tiers, rules, cors)");
   }
 
   @Test
@@ -523,7 +523,7 @@ class ConfigParserTest {
         .isEqualTo(
             "f.yaml:1:16: store.type: must be memory or redis, got \"x\"\n"
                 + "f.yaml:2:1: bogus: unknown field (known here: enabled, store, fleet, defaults,"
-                + " client_ip, api_key_header, exclude, tiers, rules)");
+                + " client_ip, api_key_header, exclude, tiers, rules, cors)");
   }
 
   @Test

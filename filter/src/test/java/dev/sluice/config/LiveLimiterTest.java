@@ -4,13 +4,20 @@ import static dev.sluice.store.ManualClock.SECOND;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.LogCapture;
+import dev.sluice.algo.Algorithm;
 import dev.sluice.core.RequestView;
 import dev.sluice.core.TestRequest;
+import dev.sluice.store.Counters;
 import dev.sluice.store.ManualClock;
+import dev.sluice.store.Permit;
+import dev.sluice.store.Store;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,24 +32,31 @@ class LiveLimiterTest {
   }
 
   private Path write(String limit, boolean enabled) throws Exception {
+    return writeFile("enabled: " + enabled + "\n" + rules(limit));
+  }
+
+  private static String rules(String limit) {
+    return "rules:\n  - { id: hello, match: { path: /hello }, key: ip, limit: "
+        + limit
+        + ", window: 1m, algorithm: fixed_window }\n";
+  }
+
+  private Path writeFile(String yaml) throws Exception {
     Path file = dir.resolve("ratelimit.yaml");
     Path next = dir.resolve("next.yaml");
-    Files.write(
-        next,
-        ("enabled: "
-                + enabled
-                + "\nrules:\n  - { id: hello, match: { path: /hello }, key: ip, limit: "
-                + limit
-                + ", window: 1m, algorithm: fixed_window }\n")
-            .getBytes(StandardCharsets.UTF_8));
+    Files.write(next, yaml.getBytes(StandardCharsets.UTF_8));
     return Files.move(
         next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
   private static int admitted(LiveLimiter live, int attempts) {
+    return admitted(live, HELLO, attempts);
+  }
+
+  private static int admitted(LiveLimiter live, RequestView request, int attempts) {
     int allowed = 0;
     for (int i = 0; i < attempts; i++) {
-      allowed += live.limiter().decide(HELLO).allowed() ? 1 : 0;
+      allowed += live.limiter().decide(request).allowed() ? 1 : 0;
     }
     return allowed;
   }
@@ -132,6 +146,95 @@ class LiveLimiterTest {
       Files.delete(file);
       assertThat(live.reload()).isFalse();
       assertThat(admitted(live, 5)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aChangedStoreSectionSwitchesStoresAndCountsStartOverInTheNewOne() throws Exception {
+    try (LogCapture log = LogCapture.of("dev.sluice.config");
+        LiveLimiter live = manual(writeFile("store: { max_keys: 1000 }\n" + rules("2")))) {
+      assertThat(admitted(live, 3)).isEqualTo(2);
+      writeFile("store: { max_keys: 500 }\n" + rules("2"));
+      assertThat(live.reload()).isTrue();
+      assertThat(admitted(live, 3)).as("a fresh count in the new store").isEqualTo(2);
+      assertThat(log.messages())
+          .filteredOn(m -> m.contains("store"))
+          .singleElement()
+          .satisfies(
+              m ->
+                  assertThat(m)
+                      .contains("memory (max_keys 500)")
+                      .contains("memory (max_keys 1000)")
+                      .contains("counts are not carried over"));
+    }
+  }
+
+  @Test
+  void aReplacedStoreClosesOnceItsGraceIsOverOrWithTheLimiter() throws Exception {
+    List<String> closed = new CopyOnWriteArrayList<>();
+    Path file = writeFile("store: { max_keys: 1000 }\n" + rules("2"));
+    try (LiveLimiter live =
+        LiveLimiter.manual(
+            ConfigSource.of(file.toString(), null), clock, s -> notingClose(s, closed))) {
+      writeFile("store: { max_keys: 500 }\n" + rules("2"));
+      assertThat(live.reload()).isTrue();
+      clock.advance(RetiredStores.GRACE_MICROS - 1);
+      live.reload();
+      assertThat(closed).as("requests may still be using it").isEmpty();
+      clock.advance(1);
+      live.reload();
+      assertThat(closed).containsExactly("memory (max_keys 1000)");
+      writeFile("store: { max_keys: 250 }\n" + rules("2"));
+      assertThat(live.reload()).isTrue();
+    }
+    assertThat(closed)
+        .as("closing the limiter closes the store in its grace, and the one in use")
+        .containsExactly(
+            "memory (max_keys 1000)", "memory (max_keys 500)", "memory (max_keys 250)");
+  }
+
+  /** A store as {@code settings} say, that adds their description to {@code closed} on close. */
+  private Store notingClose(StoreSettings settings, List<String> closed) {
+    Store store = settings.open(clock);
+    return new Store() {
+      @Override
+      public Counters counters(String ruleId, Algorithm algorithm, long windowMicros) {
+        return store.counters(ruleId, algorithm, windowMicros);
+      }
+
+      @Override
+      public void acquire(List<Permit> permits) {
+        store.acquire(permits);
+      }
+
+      @Override
+      public void retainOnly(Collection<? extends Counters> live) {
+        store.retainOnly(live);
+      }
+
+      @Override
+      public void close() {
+        closed.add(settings.toString());
+        store.close();
+      }
+    };
+  }
+
+  /**
+   * Without a file at start-up the default store is in use; the first file that names another one
+   * must get it, or every JVM would keep counts of its own for good (a fleet admitting N limits).
+   */
+  @Test
+  void theFirstValidFileChoosesTheStoreWhenNoneDidAtStartUp() throws Exception {
+    try (LiveLimiter live = manual(dir.resolve("ratelimit.yaml"))) {
+      writeFile("store: { max_keys: 1 }\n" + rules("1"));
+      assertThat(live.reload()).isTrue();
+      // One key: the first client has it, every other client shares the one spare counter.
+      assertThat(admitted(live, TestRequest.get("/hello").from("10.0.0.1"), 1)).isEqualTo(1);
+      assertThat(admitted(live, TestRequest.get("/hello").from("10.0.0.2"), 1)).isEqualTo(1);
+      assertThat(admitted(live, TestRequest.get("/hello").from("10.0.0.3"), 1))
+          .as("max_keys 1 of the file, not the default's million")
+          .isZero();
     }
   }
 

@@ -20,7 +20,8 @@ class KeyTest {
           Collections.<PathPattern>emptyList(),
           new ClientIp(List.of(Cidr.parse("10.0.0.0/8"))),
           Tiers.NONE,
-          Rules.DEFAULT_API_KEY_HEADER);
+          Rules.DEFAULT_API_KEY_HEADER,
+          Cors.NONE);
 
   private static String identity(String key, TestRequest request) {
     return identity(List.of(key.split(",")), request);

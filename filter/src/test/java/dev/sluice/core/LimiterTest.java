@@ -78,6 +78,34 @@ class LimiterTest {
     assertThat(limiter.decide(new TestRequest("HEAD", "/a")).allowed()).isFalse();
   }
 
+  /** A browser's CORS preflight: OPTIONS with Origin and Access-Control-Request-Method. */
+  private static TestRequest preflight(String path) {
+    return new TestRequest("OPTIONS", path)
+        .header("Origin", "https://app.example.com")
+        .header("Access-Control-Request-Method", "POST");
+  }
+
+  @Test
+  void corsPreflightsAreNotCountedByDefault() throws Exception {
+    with("rules:\n" + rule("all", "/api/**", "key: ip, limit: 1, window: 1m"));
+    for (int i = 0; i < 3; i++) {
+      assertThat(limiter.decide(preflight("/api/x"))).isSameAs(Decision.UNLIMITED);
+    }
+    assertThat(limiter.decide(TestRequest.post("/api/x")).allowed()).as("the permit").isTrue();
+    assertThat(
+            admitted(new TestRequest("OPTIONS", "/api/x").header("Origin", "https://a.example"), 1))
+        .as("an OPTIONS without Access-Control-Request-Method is no preflight")
+        .isZero();
+  }
+
+  @Test
+  void corsPreflightsAreCountedWhenConfigured() throws Exception {
+    with(
+        "cors: { count_preflights: true }\nrules:\n"
+            + rule("all", "/api/**", "key: ip, limit: 2, window: 1m"));
+    assertThat(admitted(preflight("/api/x"), 3)).isEqualTo(2);
+  }
+
   @Test
   void aRuleWhoseKeyIsMissingDoesNotApply() throws Exception {
     with("rules:\n" + rule("keys", "/api/**", "key: api_key, limit: 1, window: 1m"));

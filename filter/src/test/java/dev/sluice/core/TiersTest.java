@@ -19,7 +19,8 @@ class TiersTest {
             Collections.<PathPattern>emptyList(),
             new ClientIp(List.of(Cidr.parse("10.0.0.0/8"))),
             tiers,
-            apiKeyHeader);
+            apiKeyHeader,
+            Cors.NONE);
     return tiers.tierOf(new Subject(request, rules));
   }
 

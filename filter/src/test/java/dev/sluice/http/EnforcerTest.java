@@ -61,6 +61,54 @@ class EnforcerTest {
         .containsEntry("X-RateLimit-Reset", "8");
   }
 
+  /** The one request {@code cors} allows, then a denied one from {@code origin}. */
+  private FakeExchange deniedWithCors(String cors, String origin) throws Exception {
+    Limiter limiter = new Limiter(new MemoryStore(clock, 10, 0));
+    limiter.apply(ConfigParser.parse("test.yaml", "cors: " + cors + "\n" + RULES).rules());
+    Enforcer enforcer = new Enforcer(limiter);
+    FakeExchange allowed = new FakeExchange(TestRequest.get("/hello").header("Origin", origin));
+    assertThat(enforcer.admit(allowed)).isTrue();
+    assertThat(allowed.headers)
+        .as("allowed: the application's own CORS handling answers")
+        .doesNotContainKey("Access-Control-Allow-Origin");
+    FakeExchange denied = new FakeExchange(TestRequest.get("/hello").header("Origin", origin));
+    assertThat(enforcer.admit(denied)).isFalse();
+    return denied;
+  }
+
+  @Test
+  void aDenialToAListedOriginLetsTheBrowserReadIt() throws Exception {
+    FakeExchange denied =
+        deniedWithCors(
+            "{ allowed_origins: [https://app.example.com], allow_credentials: true }",
+            "https://app.example.com");
+    assertThat(denied.headers)
+        .containsEntry("Access-Control-Allow-Origin", "https://app.example.com")
+        .containsEntry("Access-Control-Allow-Credentials", "true")
+        .containsEntry("Vary", "Origin")
+        .containsEntry(
+            "Access-Control-Expose-Headers",
+            "Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset")
+        .containsEntry("Retry-After", "10");
+  }
+
+  @Test
+  void aDenialToAnotherOriginGetsNoCorsHeaders() throws Exception {
+    FakeExchange denied =
+        deniedWithCors("{ allowed_origins: [https://app.example.com] }", "https://evil.example");
+    assertThat(denied.status).isEqualTo(429);
+    assertThat(denied.headers.keySet()).noneMatch(name -> name.startsWith("Access-Control-"));
+  }
+
+  @Test
+  void anyOriginIsAnsweredWithAStarNeverWithItsName() throws Exception {
+    FakeExchange denied = deniedWithCors("{ allowed_origins: \"*\" }", "https://evil.example");
+    assertThat(denied.headers)
+        .containsEntry("Access-Control-Allow-Origin", "*")
+        .containsKey("Access-Control-Expose-Headers")
+        .doesNotContainKeys("Vary", "Access-Control-Allow-Credentials");
+  }
+
   @Test
   void aRequestIsCountedOnceHoweverOftenItIsDispatched() throws Exception {
     Enforcer enforcer = enforcer(new MemoryStore(clock, 10, 0));

@@ -45,7 +45,8 @@ abstract class FilterScenarios {
             algorithm: sliding_window }
         - { id: algo-bucket, match: { path: /algo/bucket }, key: ip, limit: 2, window: 1s,
             algorithm: token_bucket }
-      """;
+      """
+          + CorsChecks.SECTION;
 
   private Deployment deployment;
   Http http;
@@ -172,6 +173,11 @@ abstract class FilterScenarios {
     assertThat(allowed).as("allowed of %s", seen).isEqualTo(3);
     assertThat(denied).as("denied of %s", seen).isGreaterThanOrEqualTo(1);
     assertThat(http.served() - served).as("served of %s", seen).isEqualTo(3);
+  }
+
+  @Test
+  void corsPreflightsPassUncountedAndA429IsReadableByTheListedOrigin() throws Exception {
+    CorsChecks.assertPreflightsUncountedAndA429Readable(http, "10.0.7.1");
   }
 
   /** /health matches a rule of limit 1 too, but exclusion wins: never limited, no headers. */

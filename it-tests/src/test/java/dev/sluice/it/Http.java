@@ -37,11 +37,18 @@ public final class Http {
    */
   public HttpResponse<String> get(String rawPath, String clientIp, String... headers)
       throws IOException, InterruptedException {
+    return send("GET", rawPath, clientIp, headers);
+  }
+
+  /** As {@link #get}, with {@code method} and no body. */
+  public HttpResponse<String> send(
+      String method, String rawPath, String clientIp, String... headers)
+      throws IOException, InterruptedException {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(base + rawPath))
             .header("X-Forwarded-For", clientIp)
             .timeout(Duration.ofSeconds(10))
-            .GET();
+            .method(method, HttpRequest.BodyPublishers.noBody());
     for (int i = 0; i + 1 < headers.length; i += 2) {
       request.header(headers[i], headers[i + 1]);
     }

@@ -1,12 +1,15 @@
 package dev.sluice.store.redis;
 
+import java.io.UnsupportedEncodingException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.URLDecoder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.Connection;
@@ -78,7 +81,7 @@ public final class RedisSettings {
 
   /** Connects; the client reconnects by itself later, and never throws here for a down server. */
   UnifiedJedis connect() {
-    JedisClientConfig client = clientConfig(nodes.get(0));
+    JedisClientConfig client = clientConfig();
     GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
     pool.setMaxTotal(poolSize);
     pool.setMaxIdle(poolSize);
@@ -95,7 +98,9 @@ public final class RedisSettings {
     return new UnifiedJedis(new BudgetedConnections(connections, timeoutMillis));
   }
 
-  private JedisClientConfig clientConfig(URI uri) {
+  /** How to log in and talk to every node: as the first URL says. */
+  JedisClientConfig clientConfig() {
+    URI uri = nodes.get(0);
     DefaultJedisClientConfig.Builder config =
         DefaultJedisClientConfig.builder()
             .connectionTimeoutMillis(timeoutMillis)
@@ -103,19 +108,29 @@ public final class RedisSettings {
             .clientName("sluice")
             .ssl("rediss".equals(uri.getScheme()))
             .database(database(uri));
-    String userInfo = uri.getUserInfo();
+    // Split before decoding: an encoded ':' belongs to the user name or password it is in.
+    String userInfo = uri.getRawUserInfo();
     if (userInfo != null) {
       int colon = userInfo.indexOf(':');
       if (colon < 0) {
-        config.password(userInfo);
+        config.password(decode(userInfo));
       } else {
         if (colon > 0) {
-          config.user(userInfo.substring(0, colon));
+          config.user(decode(userInfo.substring(0, colon)));
         }
-        config.password(userInfo.substring(colon + 1));
+        config.password(decode(userInfo.substring(colon + 1)));
       }
     }
     return config.build();
+  }
+
+  /** Percent-decodes a part of a URL; a '+' stays a '+', as URLs (unlike forms) mean it. */
+  private static String decode(String part) {
+    try {
+      return URLDecoder.decode(part.replace("+", "%2B"), "UTF-8");
+    } catch (UnsupportedEncodingException e) {
+      throw new AssertionError("every JVM has UTF-8", e);
+    }
   }
 
   private static int database(URI uri) {
@@ -146,9 +161,28 @@ public final class RedisSettings {
     return timeoutMillis;
   }
 
-  /** Everything but credentials, to tell whether a reload changed the store. */
+  /** Everything but credentials, for logs. */
   public String describe() {
     return this + " timeout " + timeoutMillis + "ms pool " + poolSize;
+  }
+
+  /** Equal settings in everything, credentials included (a changed password is a new store). */
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof RedisSettings)) {
+      return false;
+    }
+    RedisSettings other = (RedisSettings) o;
+    return nodes.equals(other.nodes)
+        && Objects.equals(sentinelMaster, other.sentinelMaster)
+        && cluster == other.cluster
+        && timeoutMillis == other.timeoutMillis
+        && poolSize == other.poolSize;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(nodes, sentinelMaster, cluster, timeoutMillis, poolSize);
   }
 
   /** Names the target in logs: hosts and ports, never a password. */

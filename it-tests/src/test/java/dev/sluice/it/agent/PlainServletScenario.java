@@ -8,6 +8,7 @@ import static dev.sluice.it.Http.assertRejected;
 import static dev.sluice.it.Http.number;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.it.CorsChecks;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,8 @@ abstract class PlainServletScenario extends AgentScenario {
         """
           - { id: health-trap, match: { path: /health }, key: ip, limit: 1, window: 1h }
         exclude: [/health]
-        """);
+        """
+            + CorsChecks.SECTION);
   }
 
   @Test
@@ -42,6 +44,11 @@ abstract class PlainServletScenario extends AgentScenario {
     assertThat(http.get("/api/hello", "10.1.0.2").statusCode())
         .as("another client has its own limit")
         .isEqualTo(200);
+  }
+
+  @Test
+  void corsPreflightsPassUncountedAndA429IsReadableByTheListedOrigin() throws Exception {
+    CorsChecks.assertPreflightsUncountedAndA429Readable(http, "10.1.2.1");
   }
 
   @Test

@@ -38,13 +38,16 @@ public final class RedisProcess implements RedisServer {
   private final Path dir;
   private final Path config;
   private final Path log;
+  private final String password;
   private volatile Process process;
 
-  private RedisProcess(String name, Kind kind, Path binary, int port, List<String> extraConfig) {
+  private RedisProcess(
+      String name, Kind kind, Path binary, int port, List<String> extraConfig, String password) {
     this.name = name;
     this.kind = kind;
     this.binary = binary;
     this.port = port;
+    this.password = password;
     try {
       this.dir = Files.createTempDirectory("sluice-" + name + "-");
       this.config = dir.resolve(kind == Kind.SENTINEL ? "sentinel.conf" : "redis.conf");
@@ -61,10 +64,16 @@ public final class RedisProcess implements RedisServer {
    * was taken meanwhile; any other failure is thrown with the tail of the log.
    */
   static RedisProcess start(Path binary, String name, Kind kind, List<String> extraConfig) {
+    return start(binary, name, kind, extraConfig, null);
+  }
+
+  /** {@link #start(Path, String, Kind, List)} with {@code requirepass}, unless it is null. */
+  static RedisProcess start(
+      Path binary, String name, Kind kind, List<String> extraConfig, String requirepass) {
     RuntimeException portTaken = null;
     for (int i = 0; i < START_TRIES; i++) {
       int port = kind == Kind.CLUSTER_NODE ? Ports.freeWithBusPort() : Ports.free();
-      RedisProcess server = new RedisProcess(name, kind, binary, port, extraConfig);
+      RedisProcess server = new RedisProcess(name, kind, binary, port, extraConfig, requirepass);
       try {
         server.launch();
         return server;
@@ -191,6 +200,9 @@ public final class RedisProcess implements RedisServer {
             throw new Await.GiveUp("exited with code " + started.exitValue() + ": " + describe());
           }
           try (RedisProbe probe = RedisProbe.connect(HOST, port, Duration.ofSeconds(1))) {
+            if (password != null) {
+              probe.call("AUTH", password);
+            }
             return "PONG".equals(probe.call("PING"))
                 && String.valueOf(started.pid()).equals(probe.info("server").get("process_id"));
           }
@@ -214,7 +226,23 @@ public final class RedisProcess implements RedisServer {
       // Redis 7 refuses DEBUG (SLEEP, OBJECT...) unless allowed; tests use it.
       lines.add("enable-debug-command yes");
     }
+    if (password != null) {
+      lines.add("requirepass " + quoted(password));
+    }
     lines.addAll(extra);
     return lines;
+  }
+
+  /** A value for redis.conf, every byte but ASCII letters and digits as a {@code \xHH} escape. */
+  private static String quoted(String value) {
+    StringBuilder quoted = new StringBuilder("\"");
+    for (byte b : value.getBytes(UTF_8)) {
+      if (b > 0 && Character.isLetterOrDigit(b)) {
+        quoted.append((char) b);
+      } else {
+        quoted.append(String.format("\\x%02x", b & 0xff));
+      }
+    }
+    return quoted.append('"').toString();
   }
 }

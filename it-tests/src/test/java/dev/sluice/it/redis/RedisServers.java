@@ -36,6 +36,16 @@ public final class RedisServers {
   }
 
   /**
+   * A redis-server process that requires {@code password} (requirepass, any characters); its
+   * clients, a {@link RedisServer#probe()} included, must send AUTH first.
+   */
+  public static RedisProcess localProcess(String password) {
+    Path binary = Binaries.require("redis-server", "for a password (RedisServers.localProcess)");
+    return RedisProcess.start(
+        binary, "standalone-password", RedisProcess.Kind.SERVER, List.of(), password);
+  }
+
+  /**
    * A Redis Cluster of redis-server processes, {@code masters} (at least 3) each with {@code
    * replicasPerMaster} replicas, formed with all 16384 slots covered.
    */
