@@ -8,8 +8,8 @@ import java.util.logging.Logger;
 /**
  * Applies the limiter to one exchange: counts a request once however often it is dispatched, adds
  * the rate-limit headers, and writes the 429 when denied. A failure inside Sluice lets the request
- * through, logged once per kind: a rate limiter must never be the reason an application breaks,
- * nor flood its log.
+ * through, logged once per kind: a rate limiter must never be the reason an application breaks, nor
+ * flood its log.
  */
 public final class Enforcer {
   private static final Logger LOG = Logger.getLogger("dev.sluice.http");

@@ -67,9 +67,9 @@ public final class MemoryStore implements Store {
   public void acquire(List<Permit> permits) {
     long now = clock.micros();
     Hash128 hash = new Hash128(seed);
-    Claim[] claims = new Claim[permits.size()];
+    PermitInFlight[] claims = new PermitInFlight[permits.size()];
     for (int i = 0; i < claims.length; i++) {
-      claims[i] = new Claim(permits.get(i), hash.of(permits.get(i).identity));
+      claims[i] = new PermitInFlight(permits.get(i), hash.of(permits.get(i).identity));
     }
     while (!decide(claims, now)) {
       // An identity was swept, or its rule retired, between looking and locking: look again.
@@ -77,21 +77,21 @@ public final class MemoryStore implements Store {
   }
 
   /** One attempt: false if it must be retried. */
-  private static boolean decide(Claim[] claims, long now) {
+  private static boolean decide(PermitInFlight[] claims, long now) {
     if (claims.length == 1) {
       return decideOne(claims[0], now);
     }
     boolean denied = false;
-    for (Claim claim : claims) {
+    for (PermitInFlight claim : claims) {
       denied |= claim.deniedOptimistically(now);
     }
     if (denied) {
-      for (Claim claim : claims) {
+      for (PermitInFlight claim : claims) {
         claim.evaluateConsistently(now);
       }
       return true;
     }
-    for (Claim claim : claims) {
+    for (PermitInFlight claim : claims) {
       claim.plan();
     }
     sortForLocking(claims);
@@ -106,14 +106,14 @@ public final class MemoryStore implements Store {
       while (--locked >= 0) {
         claims[locked].target.lock.unlockWrite(stamps[locked]);
       }
-      for (Claim claim : claims) {
+      for (PermitInFlight claim : claims) {
         claim.release();
       }
     }
   }
 
   /** The common case, one rule: the same steps without arrays of locks. */
-  private static boolean decideOne(Claim claim, long now) {
+  private static boolean decideOne(PermitInFlight claim, long now) {
     if (claim.deniedOptimistically(now)) {
       return true;
     }
@@ -134,19 +134,19 @@ public final class MemoryStore implements Store {
     }
   }
 
-  private static boolean decideLocked(Claim[] claims, long now) {
-    for (Claim claim : claims) {
+  private static boolean decideLocked(PermitInFlight[] claims, long now) {
+    for (PermitInFlight claim : claims) {
       if (!claim.locate()) {
         return false;
       }
     }
     boolean allAllowed = true;
-    for (Claim claim : claims) {
+    for (PermitInFlight claim : claims) {
       claim.evaluateLocked(now);
       allAllowed &= claim.permit.verdict.allowed();
     }
     if (allAllowed) {
-      for (Claim claim : claims) {
+      for (PermitInFlight claim : claims) {
         claim.commit();
       }
     }
@@ -154,9 +154,9 @@ public final class MemoryStore implements Store {
   }
 
   /** Insertion sort: a request has a handful of rules at most. */
-  private static void sortForLocking(Claim[] claims) {
+  private static void sortForLocking(PermitInFlight[] claims) {
     for (int i = 1; i < claims.length; i++) {
-      Claim c = claims[i];
+      PermitInFlight c = claims[i];
       int j = i - 1;
       for (; j >= 0 && claims[j].compareTo(c) > 0; j--) {
         claims[j + 1] = claims[j];

@@ -15,8 +15,10 @@ import java.util.concurrent.locks.StampedLock;
 final class Segment {
   static final int SLOT = 4;
   private static final int MIN_SLOTS = 8;
+
   /** Write-lock attempts before yielding, then yields before blocking. */
   private static final int SPINS = 1024;
+
   private static final int YIELDS = 64;
 
   final StampedLock lock = new StampedLock();
@@ -35,7 +37,7 @@ final class Segment {
   /**
    * Takes the write lock, spinning and then yielding before it blocks. StampedLock queues and parks
    * a contended writer almost at once, and a park-unpark costs microseconds where the critical
-   * section costs tens of nanoseconds: on two cores that made contended decisions 1.6 times slower.
+   * section costs tens of nanoseconds (docs/performance.md has what it cost contended decisions).
    * Spinning first is what a monitor does; yielding covers a holder that lost its core.
    */
   long lockForWrite() {

@@ -131,7 +131,6 @@ abstract class FilterScenarios {
     Dispatches.assertTakesOnePermit(http, path, status, body, client);
   }
 
-
   /**
    * Spellings a container routes to /login must all count against the login rule. A container may
    * refuse some with 400 instead; what it may never do is serve one unlimited.

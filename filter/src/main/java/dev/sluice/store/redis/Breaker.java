@@ -38,6 +38,7 @@ final class Breaker {
 
   /** What the log names: the server, or on Redis Cluster the master serving this shard's slots. */
   private volatile String target;
+
   private final AtomicInteger failures = new AtomicInteger();
   private final AtomicBoolean probing = new AtomicBoolean();
   private volatile boolean open;

@@ -13,10 +13,10 @@ import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * A Redis Cluster client that also tells which master holds a key, from the slot map it keeps to
- * route commands anyway, so that each shard can have its own {@link Breaker} ({@link Shards}); its
- * connections read within their {@link Budget}.
+ * route commands anyway, so that each shard can have its own {@link Breaker} ({@link
+ * ShardBreakers}); its connections read within their {@link Budget}.
  */
-final class ClusterClient extends JedisCluster implements Shards.SlotMap {
+final class ClusterClient extends JedisCluster implements ShardBreakers.SlotMap {
   private final ClusterConnectionProvider slots;
 
   private ClusterClient(ClusterConnectionProvider slots, Duration maxTotalRetries) {

@@ -1,6 +1,6 @@
 package dev.sluice.store.redis;
 
-import dev.sluice.store.redis.Carry.Owed;
+import dev.sluice.store.redis.LocalLedger.Owed;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -11,7 +11,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * Ends an outage without a burst. While Redis could not answer, this JVM admitted its share of
  * fail_open limits locally and Redis counted none of it; sharing limits again at once would let the
  * fleet admit those shares plus the whole limit in the window of the switch. So the probe that
- * finds Redis back first charges what {@link Carry} remembers for current windows, through
+ * finds Redis back first charges what {@link LocalLedger} remembers for current windows, through
  * acquire.lua with a limit no count reaches (counted, never refused), one call per key in
  * pipelines; only then does the breaker close. Requests keep deciding locally meanwhile, since the
  * breaker stays open until its probe ends.
@@ -30,12 +30,12 @@ final class Handover {
   /** Calls in flight at once: a few pipelines' worth, far from filling the Pipeliner's queue. */
   private static final int CHUNK = 1_024;
 
-  private final Carry carry;
-  private final Shards shards;
+  private final LocalLedger ledger;
+  private final ShardBreakers breakers;
 
-  Handover(Carry carry, Shards shards) {
-    this.carry = carry;
-    this.shards = shards;
+  Handover(LocalLedger ledger, ShardBreakers breakers) {
+    this.ledger = ledger;
+    this.breakers = breakers;
   }
 
   /**
@@ -51,8 +51,8 @@ final class Handover {
   synchronized void run(Pipeliner pipeliner, String time, Breaker probing) {
     boolean ended = false;
     try {
-      List<Owed> due = carry.due();
-      due.removeIf(owed -> shards.unreachable(owed.key, probing));
+      List<Owed> due = ledger.due();
+      due.removeIf(owed -> breakers.unreachable(owed.key, probing));
       int confirmed = 0;
       for (int from = 0; from < due.size(); from += CHUNK) {
         confirmed +=
@@ -75,7 +75,7 @@ final class Handover {
 
   /** Whether anything admitted locally is owed to the master behind {@code master}. */
   boolean owes(Breaker master) {
-    return carry.owes(key -> shards.of(key) == master);
+    return ledger.owes(key -> breakers.of(key) == master);
   }
 
   /**
@@ -87,7 +87,7 @@ final class Handover {
     List<Future<Object>> replies = new ArrayList<>(chunk.size());
     List<Breaker> masters = new ArrayList<>(chunk.size());
     for (Owed owed : chunk) {
-      Breaker master = shards.of(owed.key);
+      Breaker master = breakers.of(owed.key);
       masters.add(master);
       replies.add(
           pipeliner.submit(
@@ -102,7 +102,7 @@ final class Handover {
     for (int i = 0; i < chunk.size(); i++) {
       try {
         pipeliner.await(replies.get(i), deadline);
-        carry.charged(chunk.get(i));
+        ledger.charged(chunk.get(i));
         confirmed += masters.get(i) == probing ? 1 : 0;
       } catch (JedisException e) {
         failure = failure == null ? e : failure;
@@ -119,8 +119,9 @@ final class Handover {
    * current count, the token bucket moves its TAT by cost × emission from max(TAT, now).
    */
   static List<String> args(Owed owed, String time) {
-    List<String> args = Call.oneRequest(time, 1);
-    Call.addKey(args, Call.terms(owed.code, UNREACHABLE, UNREACHABLE, owed.quota), owed.cost);
+    List<String> args = IdentityCall.oneRequest(time, 1);
+    IdentityCall.addKey(
+        args, IdentityCall.terms(owed.code, UNREACHABLE, UNREACHABLE, owed.quota), owed.cost);
     return args;
   }
 }

@@ -16,22 +16,22 @@ import java.util.concurrent.ConcurrentHashMap;
  * size, at least one request) from a local memory store, so the fleet as a whole stays near the
  * limit instead of letting everything through; a fail_closed rule denies with a retry of one
  * second. Like every decision, all or nothing: one fail_closed rule denies the request. What it
- * admits is remembered in a {@link Carry}, to be handed over to Redis when it answers again.
+ * admits is remembered in a {@link LocalLedger}, to be handed over to Redis when it answers again.
  */
 final class LocalShare {
   private static final long ONE_SECOND = 1_000_000;
 
   private final MemoryStore store;
   private final Fleet fleet;
-  private final Carry carry;
+  private final LocalLedger ledger;
 
   /** Share quotas per rule quota, for the fleet size they were made for. */
   private volatile Shares shares = new Shares(0);
 
-  LocalShare(MemoryStore store, Fleet fleet, Carry carry) {
+  LocalShare(MemoryStore store, Fleet fleet, LocalLedger ledger) {
     this.store = store;
     this.fleet = fleet;
-    this.carry = carry;
+    this.ledger = ledger;
   }
 
   Counters counters(String ruleId, Algorithm algorithm, long windowMicros) {
@@ -66,7 +66,7 @@ final class LocalShare {
       copy(local.get(i), permit);
       if (permit.verdict().allowed()) {
         String code = ((RedisCounters) permit.counters()).code;
-        carry.remember(keys.get(i), code, permit.quota(), permit.cost());
+        ledger.remember(keys.get(i), code, permit.quota(), permit.cost());
       }
     }
   }

@@ -30,8 +30,8 @@ import redis.clients.jedis.exceptions.JedisException;
  * its own thread: Redis has CPU to spare, and handing a call to a sender thread and back would cost
  * two thread switches, more than the round trip on few cores. Beyond that, callers queue their
  * calls, and a few sender threads carry them in large pipelines, which saves the CPU that many
- * small round trips would burn (on two cores, 8 lanes and 2 senders: as fast as a connection per
- * caller at 8 callers, 1.5-2.4 times faster at 64).
+ * small round trips would burn (docs/performance.md, Redis, compares it with a connection per
+ * caller).
  *
  * <p>Calls of {@code acquire.lua} for the same keys (one identity, the same rules) that wait in the
  * same batch become one run of the script, which decides them in order: on a hot key that is one
@@ -40,11 +40,11 @@ import redis.clients.jedis.exceptions.JedisException;
  * <p>A decision waits for its answers at most its budget, one deadline from its start for all its
  * calls: a caller that sends its own pipeline borrows and reads within what is left of it ({@link
  * Budget}); a queued call still waiting when its caller gave up is never sent, since it would count
- * a request already decided locally. A call sent but not answered in time fails for its caller
- * and is never sent again: it may still run and count, erring toward the limit. Each
- * master's {@link Breaker} hears how Redis answered each round trip ({@link RoundTrip}), not
- * whether its callers still waited: a pause of this JVM that outlasts the budget times out every
- * waiting caller, but it is no Redis failure.
+ * a request already decided locally. A call sent but not answered in time fails for its caller and
+ * is never sent again: it may still run and count, erring toward the limit. Each master's {@link
+ * Breaker} hears how Redis answered each round trip ({@link PipelineRoundTrip}), not whether its
+ * callers still waited: a pause of this JVM that outlasts the budget times out every waiting
+ * caller, but it is no Redis failure.
  */
 final class Pipeliner implements AutoCloseable {
   private static final int MAX_BATCH = 256;
@@ -54,7 +54,7 @@ final class Pipeliner implements AutoCloseable {
 
   private final UnifiedJedis redis;
   private final long timeoutNanos;
-  private final BlockingQueue<Queued> queue = new ArrayBlockingQueue<>(QUEUE);
+  private final BlockingQueue<PendingCall> queue = new ArrayBlockingQueue<>(QUEUE);
   private final int lanes;
 
   /**
@@ -113,7 +113,7 @@ final class Pipeliner implements AutoCloseable {
    * master} is the breaker of the master holding {@code keys}.
    */
   Object run(Script script, Breaker master, List<String> keys, List<String> args, long deadline) {
-    Queued call = new Queued(script, master, keys, args, deadline);
+    PendingCall call = new PendingCall(script, master, keys, args, deadline);
     try {
       if (callers.incrementAndGet() <= lanes) {
         Budget.within(deadline, () -> send(call));
@@ -133,7 +133,7 @@ final class Pipeliner implements AutoCloseable {
    */
   Future<Object> submit(
       Script script, Breaker master, List<String> keys, List<String> args, long deadline) {
-    Queued call = new Queued(script, master, keys, args, deadline);
+    PendingCall call = new PendingCall(script, master, keys, args, deadline);
     enqueue(call);
     return call.result;
   }
@@ -159,7 +159,7 @@ final class Pipeliner implements AutoCloseable {
     }
   }
 
-  private void enqueue(Queued call) {
+  private void enqueue(PendingCall call) {
     if (!queue.offer(call)) {
       JedisException full = new JedisException("Sluice's queue of Redis calls is full");
       call.fail(full);
@@ -173,7 +173,7 @@ final class Pipeliner implements AutoCloseable {
    */
   private void sendQueued() {
     while (!closed || !queue.isEmpty()) {
-      Queued first;
+      PendingCall first;
       try {
         first = queue.poll(100, TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
@@ -193,20 +193,20 @@ final class Pipeliner implements AutoCloseable {
    * Sends {@code first} and whatever else waits as one pipeline, holding a lane; calls whose
    * callers stopped waiting are dropped unsent.
    */
-  private void send(Queued first) {
-    List<Queued> batch = new ArrayList<>(Math.min(MAX_BATCH, 1 + queue.size()));
+  private void send(PendingCall first) {
+    List<PendingCall> batch = new ArrayList<>(Math.min(MAX_BATCH, 1 + queue.size()));
     batch.add(first);
     queue.drainTo(batch, MAX_BATCH - 1);
     long now = System.nanoTime();
-    for (Iterator<Queued> it = batch.iterator(); it.hasNext(); ) {
-      Queued call = it.next();
+    for (Iterator<PendingCall> it = batch.iterator(); it.hasNext(); ) {
+      PendingCall call = it.next();
       if (call.expired(now)) {
         call.fail(new Budget.Expired());
         it.remove();
       }
     }
     if (!batch.isEmpty()) {
-      RoundTrip.run(this::open, Batch.sends(batch, bundles), this::enqueue, redirects);
+      PipelineRoundTrip.run(this::open, CallMerger.sends(batch, bundles), this::enqueue, redirects);
     }
   }
 

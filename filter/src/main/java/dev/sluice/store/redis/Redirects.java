@@ -43,13 +43,13 @@ final class Redirects {
 
   /** A call to send once more, where its reply pointed. */
   static final class Hop {
-    final Queued call;
+    final PendingCall call;
     final HostAndPort target;
 
     /** ASK: the target serves the slot's keys only for commands sent after ASKING. */
     final boolean asking;
 
-    private Hop(Queued call, JedisRedirectionException reply) {
+    private Hop(PendingCall call, JedisRedirectionException reply) {
       this.call = call;
       this.target = reply.getTargetNode();
       this.asking = reply instanceof JedisAskDataException;
@@ -62,7 +62,7 @@ final class Redirects {
   }
 
   /** Where {@code reply} sends {@code call} once more, or null if it is no MOVED or ASK. */
-  static Hop hop(Queued call, RuntimeException reply) {
+  static Hop hop(PendingCall call, RuntimeException reply) {
     return reply instanceof JedisMovedDataException || reply instanceof JedisAskDataException
         ? new Hop(call, (JedisRedirectionException) reply)
         : null;
@@ -124,7 +124,7 @@ final class Redirects {
   private static List<Hop> send(Pipeline pipe, List<Hop> hops, boolean byText) {
     List<Response<Object>> responses = new ArrayList<>(hops.size());
     for (Hop hop : hops) {
-      Queued call = hop.call;
+      PendingCall call = hop.call;
       if (hop.asking) {
         pipe.sendCommand(new CommandArguments(Protocol.Command.ASKING));
       }

@@ -37,14 +37,16 @@ final class RedisCounters implements Counters {
     }
   }
 
-  /** acquire.lua's terms of each quota of this rule ({@link Call#terms}), made once each. */
+  /**
+   * acquire.lua's terms of each quota of this rule ({@link IdentityCall#terms}), made once each.
+   */
   private final Map<Quota, List<String>> terms = new ConcurrentHashMap<>();
 
   List<String> terms(Quota quota) {
     List<String> made = terms.get(quota);
     if (made == null) {
       // A rule has a quota per tier at most, each fixed until a reload makes new counters.
-      made = Call.terms(code, quota.limit(), quota.toleranceMicros(), quota);
+      made = IdentityCall.terms(code, quota.limit(), quota.toleranceMicros(), quota);
       terms.put(quota, made);
     }
     return made;

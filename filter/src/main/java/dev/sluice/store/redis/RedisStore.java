@@ -27,7 +27,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * JVM's share of the limit from a local store ({@link LocalShare}), fail_closed denies. When Redis
  * answers again, what was admitted locally is charged to it before limits are shared again ({@link
  * Handover}), so the switch admits no second limit on top of the local shares. Connecting, handing
- * over and the fleet's heartbeat run on their own thread ({@link Upkeep}).
+ * over and the fleet's heartbeat run on their own thread ({@link Maintenance}).
  */
 public final class RedisStore implements Store {
   /** How long a refund may wait in the queue before it is dropped. */
@@ -35,11 +35,11 @@ public final class RedisStore implements Store {
 
   private final String prefix;
   private final ScriptTime time;
-  private final Shards shards;
+  private final ShardBreakers breakers;
   private final LocalDenials denials;
   private final LocalShare share;
   private final Fleet fleet;
-  private final Upkeep upkeep;
+  private final Maintenance maintenance;
 
   /**
    * A store whose auto fleet ({@code fleetSize} 0) is taken for one JVM at least.
@@ -75,12 +75,13 @@ public final class RedisStore implements Store {
       long timeoutMillis) {
     this.prefix = prefix;
     this.time = time;
-    this.shards = new Shards(clock, name);
+    this.breakers = new ShardBreakers(clock, name);
     this.denials = new LocalDenials(clock);
     this.fleet = new Fleet(prefix, fleetSize, fleetMin);
-    Carry carry = new Carry(clock);
-    this.share = new LocalShare(new MemoryStore(clock, maxLocalKeys, 1_000), fleet, carry);
-    this.upkeep = new Upkeep(connector, timeoutMillis, shards, denials, carry, fleet, time);
+    LocalLedger ledger = new LocalLedger(clock);
+    this.share = new LocalShare(new MemoryStore(clock, maxLocalKeys, 1_000), fleet, ledger);
+    this.maintenance =
+        new Maintenance(connector, timeoutMillis, breakers, denials, ledger, fleet, time);
   }
 
   /** {@link #open(RedisSettings, String, int, int, Clock, long)} of a fleet of one JVM at least. */
@@ -138,8 +139,8 @@ public final class RedisStore implements Store {
         return;
       }
     }
-    List<Call> calls = Call.byIdentity(permits, keys);
-    Link current = upkeep.link();
+    List<IdentityCall> calls = IdentityCall.byIdentity(permits, keys);
+    ConnectedClient current = maintenance.client();
     if (current == null) {
       decideLocally(calls, 0);
       return;
@@ -147,17 +148,17 @@ public final class RedisStore implements Store {
     // One budget for the whole decision, however many identities (calls) it takes.
     long deadline = current.pipeliner.deadlineFromNow();
     for (int done = 0; done < calls.size(); done++) {
-      Call call = calls.get(done);
-      Breaker breaker = shards.of(call.keys.get(0));
+      IdentityCall call = calls.get(done);
+      Breaker breaker = breakers.of(call.keys.get(0));
       Breaker.Pass pass = breaker.pass();
       if (pass == Breaker.Pass.LOCAL) {
         decideLocally(calls, done);
         return;
       }
-      if (pass == Breaker.Pass.PROBE && upkeep.owes(breaker)) {
+      if (pass == Breaker.Pass.PROBE && maintenance.owes(breaker)) {
         // Redis must learn what was admitted here before it decides again: the handover is the
         // probe, off the request's thread.
-        upkeep.handOverLater(current, breaker);
+        maintenance.handOverLater(current, breaker);
         decideLocally(calls, done);
         return;
       }
@@ -190,11 +191,11 @@ public final class RedisStore implements Store {
   }
 
   /** Redis cannot answer for calls[from..]; calls before it were taken in Redis. */
-  private void decideLocally(List<Call> calls, int from) {
-    Link current = upkeep.link();
+  private void decideLocally(List<IdentityCall> calls, int from) {
+    ConnectedClient current = maintenance.client();
     List<Permit> rest = new ArrayList<>();
     List<String> keys = new ArrayList<>();
-    for (Call call : calls.subList(from, calls.size())) {
+    for (IdentityCall call : calls.subList(from, calls.size())) {
       rest.addAll(call.permits);
       keys.addAll(call.keys);
     }
@@ -213,12 +214,12 @@ public final class RedisStore implements Store {
    * take, whenever it runs; one still queued after {@link #REFUND_PATIENCE_NANOS} is dropped, and
    * its take stands, erring toward the limit.
    */
-  private void refund(Link current, List<Call> taken) {
+  private void refund(ConnectedClient current, List<IdentityCall> taken) {
     long deadline = System.nanoTime() + REFUND_PATIENCE_NANOS;
-    for (Call call : taken) {
+    for (IdentityCall call : taken) {
       current.pipeliner.submit(
           Script.REFUND,
-          shards.of(call.keys.get(0)),
+          breakers.of(call.keys.get(0)),
           call.keys,
           call.refundArgs(time.arg()),
           deadline);
@@ -242,7 +243,7 @@ public final class RedisStore implements Store {
 
   @Override
   public void close() {
-    upkeep.close();
+    maintenance.close();
     share.close();
   }
 }

@@ -22,10 +22,10 @@ class HandoverTest {
   private static final Quota HUNDRED = Quota.of(100, MINUTE, 100);
 
   private final ManualClock clock = new ManualClock(10 * MINUTE);
-  private final Shards shards = new Shards(clock, "nowhere");
-  private final Breaker breaker = shards.whole();
-  private final Carry carry = new Carry(clock);
-  private final Handover handover = new Handover(carry, shards);
+  private final ShardBreakers breakers = new ShardBreakers(clock, "nowhere");
+  private final Breaker breaker = breakers.whole();
+  private final LocalLedger ledger = new LocalLedger(clock);
+  private final Handover handover = new Handover(ledger, breakers);
   private JedisPooled nowhere;
   private Pipeliner pipeliner;
 
@@ -52,13 +52,13 @@ class HandoverTest {
 
   @Test
   void aFailedHandoverKeepsTheBreakerOpenAndWhatIsOwed() {
-    carry.remember("a", "f", HUNDRED, 30);
-    carry.remember("b", "t", HUNDRED, 20);
+    ledger.remember("a", "f", HUNDRED, 30);
+    ledger.remember("b", "t", HUNDRED, 20);
 
     handover.run(pipeliner, "0", breaker);
 
     assertThat(breaker.isOpen()).isTrue();
-    assertThat(carry.due())
+    assertThat(ledger.due())
         .extracting(o -> o.key + "=" + o.cost)
         .containsExactlyInAnyOrder("a=30", "b=20");
     // A failed probe: the next one waits twice as long.
@@ -75,7 +75,7 @@ class HandoverTest {
    */
   @Test
   void nothingOwedLeavesTheBreakerOpenForARequestToProbe() {
-    carry.remember("a", "f", HUNDRED, 30);
+    ledger.remember("a", "f", HUNDRED, 30);
     clock.advance(MINUTE); // that window is over: nothing left to charge
     assertThat(handover.owes(breaker)).as("an ended window owes nothing").isFalse();
 
@@ -93,13 +93,13 @@ class HandoverTest {
   void aMastersProbeLeavesWhatAnotherFailingMasterIsOwed() {
     HostAndPort first = new HostAndPort("127.0.0.1", 7001);
     HostAndPort second = new HostAndPort("127.0.0.1", 7002);
-    shards.locate(new Slots().serve(1, first).serve(2, second));
-    Breaker probed = shards.of("1x");
-    Breaker other = shards.of("2x");
+    breakers.locate(new Slots().serve(1, first).serve(2, second));
+    Breaker probed = breakers.of("1x");
+    Breaker other = breakers.of("2x");
     for (Breaker b : new Breaker[] {probed, other}) {
       b.failed(new RuntimeException("master went away"), Breaker.FAILURES_TO_OPEN);
     }
-    carry.remember("2x", "f", HUNDRED, 30);
+    ledger.remember("2x", "f", HUNDRED, 30);
     clock.advance(Breaker.FIRST_PAUSE_MILLIS * 1000);
     assertThat(probed.pass()).isEqualTo(Breaker.Pass.PROBE);
     assertThat(handover.owes(probed)).isFalse();
@@ -110,6 +110,6 @@ class HandoverTest {
     assertThat(probed.isOpen()).as("nothing of its own was sent: no answer").isTrue();
     assertThat(probed.pass()).as("a request probes it instead").isEqualTo(Breaker.Pass.PROBE);
     assertThat(other.isOpen()).isTrue();
-    assertThat(carry.due()).extracting(o -> o.key + "=" + o.cost).containsExactly("2x=30");
+    assertThat(ledger.due()).extracting(o -> o.key + "=" + o.cost).containsExactly("2x=30");
   }
 }

@@ -8,7 +8,7 @@ import dev.sluice.store.ManualClock;
 import dev.sluice.store.MemoryStore;
 import dev.sluice.store.OnError;
 import dev.sluice.store.Permit;
-import dev.sluice.store.redis.Carry.Owed;
+import dev.sluice.store.redis.LocalLedger.Owed;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -21,9 +21,9 @@ class LocalShareTest {
   private static final Quota HUNDRED = Quota.of(100, MINUTE, 100);
 
   private final ManualClock clock = new ManualClock(10 * MINUTE);
-  private final Carry carry = new Carry(clock);
+  private final LocalLedger ledger = new LocalLedger(clock);
   private final LocalShare share =
-      new LocalShare(new MemoryStore(clock, 1_000, 0), new Fleet("p", 2, 1), carry);
+      new LocalShare(new MemoryStore(clock, 1_000, 0), new Fleet("p", 2, 1), ledger);
   private final RedisCounters open = counters("open", Algorithm.FIXED_WINDOW);
   private final RedisCounters closed = counters("closed", Algorithm.TOKEN_BUCKET);
 
@@ -57,7 +57,7 @@ class LocalShareTest {
     }
 
     assertThat(admitted).isEqualTo(50);
-    List<Owed> due = carry.due();
+    List<Owed> due = ledger.due();
     assertThat(due).hasSize(1);
     Owed owed = due.get(0);
     assertThat(owed.key).isEqualTo(open.key("p", RedisKey.hash("ip=1")));
@@ -74,7 +74,7 @@ class LocalShareTest {
             new Permit(closed, "global", HUNDRED, 1, OnError.FAIL_CLOSED));
 
     assertThat(allowed).isFalse();
-    assertThat(carry.owes()).isFalse();
+    assertThat(ledger.owes()).isFalse();
   }
 
   /**
@@ -86,7 +86,7 @@ class LocalShareTest {
   @Test
   void aShareSmallerThanTheCostAdmitsOneRequestOfIt() {
     LocalShare ofTwenty =
-        new LocalShare(new MemoryStore(clock, 1_000, 0), new Fleet("p", 20, 1), carry);
+        new LocalShare(new MemoryStore(clock, 1_000, 0), new Fleet("p", 20, 1), ledger);
     RedisCounters window =
         new RedisCounters(ofTwenty.counters("w", Algorithm.SLIDING_WINDOW, MINUTE));
     RedisCounters bucket =
@@ -118,7 +118,7 @@ class LocalShareTest {
         new Permit(open, "ip=1", HUNDRED, 3, OnError.FAIL_OPEN),
         new Permit(bucket, "key=k", HUNDRED, 3, OnError.FAIL_OPEN));
 
-    assertThat(carry.due())
+    assertThat(ledger.due())
         .extracting(o -> o.key + " " + o.code + " " + o.cost)
         .containsExactlyInAnyOrder(
             open.key("p", RedisKey.hash("ip=1")) + " f 3",

@@ -13,8 +13,8 @@ import java.util.Collections;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**

@@ -17,12 +17,12 @@ import redis.clients.jedis.util.RedisInputStream;
 
 /** Which error replies send a call once more, and where: as Jedis parses what Redis answers. */
 class RedirectsTest {
-  private static final Queued CALL =
-      new Queued(
+  private static final PendingCall CALL =
+      new PendingCall(
           Script.ACQUIRE,
           new Breaker(new ManualClock(0), "test"),
           Collections.singletonList("rl{abc}defghij"),
-          Call.oneRequest("0", 1),
+          IdentityCall.oneRequest("0", 1),
           System.nanoTime() + 60_000_000_000L);
 
   /** What Jedis throws for an error reply {@code line}, as a pipeline's response would. */

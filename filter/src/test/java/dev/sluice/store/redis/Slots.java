@@ -5,7 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import redis.clients.jedis.HostAndPort;
 
 /** A slot map tests move by hand: a key's slot is its first digit. */
-final class Slots implements Shards.SlotMap {
+final class Slots implements ShardBreakers.SlotMap {
   private final Map<Integer, HostAndPort> masters = new ConcurrentHashMap<>();
 
   Slots serve(int slot, HostAndPort master) {

@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.JedisCluster;
 
 /**
- * A master dies while a JVM admits its share locally, and a replica is promoted under a new address:
- * what was admitted locally must reach the promoted master before it decides anything, exactly as
- * when the old master comes back. A cluster of its own, since the failover changes it for good.
+ * A master dies while a JVM admits its share locally, and a replica is promoted under a new
+ * address: what was admitted locally must reach the promoted master before it decides anything,
+ * exactly as when the old master comes back. A cluster of its own, since the failover changes it
+ * for good.
  */
 class ClusterFailoverHandoverIT {
   private static final int LIMIT = 20;

@@ -61,17 +61,17 @@ class AcquireGroupsIT {
       expected.addAll((List<?>) run(separate, queued(separate, request)));
     }
     String merged = "rl{grp}merged" + algorithm;
-    Queued first = queued(merged, requests.get(0));
-    List<Queued> rest = new ArrayList<>();
+    PendingCall first = queued(merged, requests.get(0));
+    List<PendingCall> rest = new ArrayList<>();
     for (List<String> request : requests.subList(1, requests.size())) {
-      Queued other = queued(merged, request);
+      PendingCall other = queued(merged, request);
       rest.add(other);
       first.absorb(other);
     }
-    assertThat(Integer.parseInt(first.args.get(Call.GROUPS))).isLessThan(requests.size());
+    assertThat(Integer.parseInt(first.args.get(IdentityCall.GROUPS))).isLessThan(requests.size());
     first.complete(run(merged, first));
     List<Object> actual = new ArrayList<>((List<?>) first.result.join());
-    for (Queued other : rest) {
+    for (PendingCall other : rest) {
       actual.addAll((List<?>) other.result.join());
     }
     assertThat(actual).isEqualTo(expected);
@@ -88,9 +88,9 @@ class AcquireGroupsIT {
   @ValueSource(strings = {"f", "s", "t"})
   void bundledCallsOfSeveralIdentitiesGetTheVerdictsOfSeparateCalls(String algorithm) {
     Random random = new Random(31L * algorithm.charAt(0));
-    List<Queued> merged = new ArrayList<>();
+    List<PendingCall> merged = new ArrayList<>();
     List<Object> expected = new ArrayList<>();
-    List<Queued> all = new ArrayList<>();
+    List<PendingCall> all = new ArrayList<>();
     for (int identity = 0; identity < 6; identity++) {
       int rules = 1 + identity % 3;
       List<String> separateKeys = new ArrayList<>();
@@ -99,7 +99,7 @@ class AcquireGroupsIT {
         separateKeys.add("rl{id" + identity + "}s" + algorithm + r);
         mergedKeys.add("rl{id" + identity + "}b" + algorithm + r);
       }
-      Queued first = null;
+      PendingCall first = null;
       for (int i = 0; i < 12; i++) {
         List<String> request = new ArrayList<>();
         for (int r = 0; r < rules; r++) {
@@ -108,7 +108,7 @@ class AcquireGroupsIT {
           request.addAll(Arrays.asList(algorithm, limit, "60000000", "6000000", "30000000", cost));
         }
         expected.addAll((List<?>) run(separateKeys, call(separateKeys, request).args));
-        Queued call = call(mergedKeys, request);
+        PendingCall call = call(mergedKeys, request);
         all.add(call);
         if (first == null) {
           first = call;
@@ -118,34 +118,38 @@ class AcquireGroupsIT {
         }
       }
     }
-    Queued bundle = Queued.bundle(merged);
+    PendingCall bundle = PendingCall.bundle(merged);
     bundle.complete(run(bundle.keys, bundle.args));
     List<Object> actual = new ArrayList<>();
-    for (Queued call : all) {
+    for (PendingCall call : all) {
       actual.addAll((List<?>) call.result.join());
     }
     assertThat(actual).isEqualTo(expected);
     assertThat(actual).as("some allowed, some denied").contains(0L, 1L);
   }
 
-  private static Queued call(List<String> keys, List<String> request) {
-    List<String> args = Call.oneRequest("=" + NOW, keys.size());
+  private static PendingCall call(List<String> keys, List<String> request) {
+    List<String> args = IdentityCall.oneRequest("=" + NOW, keys.size());
     args.addAll(request);
-    return new Queued(Script.ACQUIRE, MASTER, keys, args, System.nanoTime() + MINUTE_NANOS);
+    return new PendingCall(Script.ACQUIRE, MASTER, keys, args, System.nanoTime() + MINUTE_NANOS);
   }
 
   private static Object run(List<String> keys, List<String> args) {
     return Script.ACQUIRE.run(jedis, keys, args);
   }
 
-  private static Queued queued(String key, List<String> request) {
-    List<String> args = Call.oneRequest("=" + NOW, 1);
+  private static PendingCall queued(String key, List<String> request) {
+    List<String> args = IdentityCall.oneRequest("=" + NOW, 1);
     args.addAll(request);
-    return new Queued(
-        Script.ACQUIRE, MASTER, Collections.singletonList(key), args, System.nanoTime() + MINUTE_NANOS);
+    return new PendingCall(
+        Script.ACQUIRE,
+        MASTER,
+        Collections.singletonList(key),
+        args,
+        System.nanoTime() + MINUTE_NANOS);
   }
 
-  private static Object run(String key, Queued call) {
+  private static Object run(String key, PendingCall call) {
     return Script.ACQUIRE.run(jedis, Collections.singletonList(key), call.args);
   }
 }

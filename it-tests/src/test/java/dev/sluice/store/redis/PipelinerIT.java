@@ -189,7 +189,8 @@ class PipelinerIT {
             Script.ACQUIRE, breaker, List.of(key), oneToken(), pipeliner.deadlineFromNow());
     awaitTrue(() -> client.senders.size() == 1); // the only sender holds the first call
     long budget = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
-    Future<Object> late = pipeliner.submit(Script.ACQUIRE, breaker, List.of(key), oneToken(), budget);
+    Future<Object> late =
+        pipeliner.submit(Script.ACQUIRE, breaker, List.of(key), oneToken(), budget);
     assertThatThrownBy(() -> pipeliner.await(late, budget)).hasMessageContaining("budget");
     gate.countDown();
     assertThat(((List<?>) first.get(5, TimeUnit.SECONDS)).get(1)).isEqualTo(LIMIT - 1);

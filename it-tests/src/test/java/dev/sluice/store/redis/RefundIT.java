@@ -63,15 +63,16 @@ class RefundIT {
       take(untouched, now);
     }
 
-    Call take(String key, long now) {
+    IdentityCall take(String key, long now) {
       Permit permit = new Permit(counters, "ip=10.0.0.1", quota, 1);
-      Call call = Call.byIdentity(Collections.singletonList(permit), new String[] {key}).get(0);
+      IdentityCall call =
+          IdentityCall.byIdentity(Collections.singletonList(permit), new String[] {key}).get(0);
       call.fill(Script.ACQUIRE.run(jedis, call.keys, call.acquireArgs("=" + now)));
       assertThat(call.allowed()).as("take at %d", now).isTrue();
       return call;
     }
 
-    void refund(Call call, long now) {
+    void refund(IdentityCall call, long now) {
       Script.REFUND.run(jedis, call.keys, call.refundArgs("=" + now));
     }
 
@@ -90,7 +91,7 @@ class RefundIT {
 
     Twins rolled = new Twins(Algorithm.FIXED_WINDOW, two);
     rolled.both(T0);
-    Call taken = rolled.take(rolled.refunded, T0);
+    IdentityCall taken = rolled.take(rolled.refunded, T0);
     rolled.both(T0 + WINDOW);
     rolled.refund(taken, T0 + WINDOW);
     rolled.assertAlike("the next window, where another take counts, is left alone");
@@ -106,14 +107,14 @@ class RefundIT {
 
     Twins rolled = new Twins(Algorithm.SLIDING_WINDOW, three);
     rolled.both(T0);
-    Call taken = rolled.take(rolled.refunded, T0);
+    IdentityCall taken = rolled.take(rolled.refunded, T0);
     rolled.both(T0 + WINDOW);
     rolled.refund(taken, T0 + WINDOW);
     rolled.assertAlike("refunded from the previous window's count, not the current one");
 
     Twins gone = new Twins(Algorithm.SLIDING_WINDOW, three);
     gone.both(T0);
-    Call old = gone.take(gone.refunded, T0);
+    IdentityCall old = gone.take(gone.refunded, T0);
     gone.both(T0 + 2 * WINDOW);
     gone.refund(old, T0 + 2 * WINDOW);
     gone.assertAlike("a window that no longer weighs has nothing to give back");
@@ -130,14 +131,14 @@ class RefundIT {
 
     Twins stacked = new Twins(Algorithm.TOKEN_BUCKET, ten);
     stacked.both(T0);
-    Call under = stacked.take(stacked.refunded, T0);
+    IdentityCall under = stacked.take(stacked.refunded, T0);
     stacked.both(T0 + SECOND);
     stacked.refund(under, T0 + SECOND);
     stacked.assertAlike("a later take on top of it moves down by its token");
 
     Twins refilled = new Twins(Algorithm.TOKEN_BUCKET, ten);
     refilled.both(T0);
-    Call spent = refilled.take(refilled.refunded, T0);
+    IdentityCall spent = refilled.take(refilled.refunded, T0);
     refilled.both(T0 + 20 * SECOND);
     refilled.refund(spent, T0 + 20 * SECOND);
     refilled.assertAlike("refilled before the next take: nothing of it is left to give back");

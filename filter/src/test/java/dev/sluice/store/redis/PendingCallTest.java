@@ -9,27 +9,31 @@ import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class QueuedTest {
+class PendingCallTest {
   /** A deadline no test reaches: these calls are never given up on. */
   private static final long MINUTE_NANOS = 60_000_000_000L;
 
   /** The calls' master; these tests send nothing through a pipeline, so it hears nothing. */
   private static final Breaker MASTER = new Breaker(new ManualClock(0), "test");
 
-  private static Queued call(String limit, String cost) {
+  private static PendingCall call(String limit, String cost) {
     return call("rl{abc}defghij", limit, cost);
   }
 
-  private static Queued call(String key, String limit, String cost) {
-    List<String> args = Call.oneRequest("0", 1);
+  private static PendingCall call(String key, String limit, String cost) {
+    List<String> args = IdentityCall.oneRequest("0", 1);
     args.addAll(Arrays.asList("t", limit, "60000000", "600000", "6000000", cost));
-    return new Queued(
-        Script.ACQUIRE, MASTER, Collections.singletonList(key), args, System.nanoTime() + MINUTE_NANOS);
+    return new PendingCall(
+        Script.ACQUIRE,
+        MASTER,
+        Collections.singletonList(key),
+        args,
+        System.nanoTime() + MINUTE_NANOS);
   }
 
   @Test
   void alikeRequestsBecomeOneGroupWithACount() {
-    Queued first = call("100", "1");
+    PendingCall first = call("100", "1");
     for (int i = 0; i < 24; i++) {
       first.absorb(call("100", "1"));
     }
@@ -40,7 +44,7 @@ class QueuedTest {
 
   @Test
   void aDifferentRequestStartsAGroupAndOrderIsKept() {
-    Queued first = call("100", "1");
+    PendingCall first = call("100", "1");
     first.absorb(call("100", "1"));
     first.absorb(call("100", "3"));
     first.absorb(call("100", "1"));
@@ -75,10 +79,10 @@ class QueuedTest {
 
   @Test
   void eachMergedCallGetsItsOwnFourIntegersPerKey() throws Exception {
-    Queued first = call("100", "1");
-    List<Queued> others = new ArrayList<>();
+    PendingCall first = call("100", "1");
+    List<PendingCall> others = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      Queued other = call("100", "1");
+      PendingCall other = call("100", "1");
       others.add(other);
       first.absorb(other);
     }
@@ -93,10 +97,10 @@ class QueuedTest {
 
   @Test
   void aBundleCarriesSeveralCallsInOneRunAndSplitsItsReply() throws Exception {
-    Queued a = call("rl{aaa}1234567", "100", "1");
+    PendingCall a = call("rl{aaa}1234567", "100", "1");
     a.absorb(call("rl{aaa}1234567", "100", "1"));
-    Queued b = call("rl{bbb}1234567", "50", "2");
-    Queued bundle = Queued.bundle(Arrays.asList(a, b));
+    PendingCall b = call("rl{bbb}1234567", "50", "2");
+    PendingCall bundle = PendingCall.bundle(Arrays.asList(a, b));
     assertThat(bundle.keys).containsExactly("rl{aaa}1234567", "rl{bbb}1234567");
     assertThat(bundle.args)
         .containsExactly(

@@ -15,11 +15,11 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * One round trip of the {@link Pipeliner}: a pipeline of script calls, each handed its reply or its
  * failure, and each master's {@link Breaker} told once how it answered.
  */
-final class RoundTrip {
+final class PipelineRoundTrip {
   /** Marks a call a lane's budget kept from being sent. */
   private static final Response<Object> NOT_SENT = new Response<>(null);
 
-  private RoundTrip() {}
+  private PipelineRoundTrip() {}
 
   /**
    * Sends {@code sends} by SHA-1 on a pipeline {@code open} makes; what a server answered NOSCRIPT
@@ -37,8 +37,8 @@ final class RoundTrip {
    */
   static void run(
       Supplier<AbstractPipeline> open,
-      List<Queued> sends,
-      Consumer<Queued> again,
+      List<PendingCall> sends,
+      Consumer<PendingCall> again,
       Redirects redirects) {
     // The masters of this round trip: null while one answers, else why it failed.
     Map<Breaker, RuntimeException> masters = new IdentityHashMap<>();
@@ -53,7 +53,7 @@ final class RoundTrip {
       List<Response<Object>> responses = new ArrayList<>(sends.size());
       int unsent = 0;
       for (int i = 0; i < sends.size(); i++) {
-        Queued call = sends.get(i);
+        PendingCall call = sends.get(i);
         Breaker master = breakers[i];
         Response<Object> response = null;
         if (masters.get(master) == null) {
@@ -62,7 +62,8 @@ final class RoundTrip {
                 call.byText
                     ? pipe.eval(call.script.text(), call.keys, call.args)
                     : pipe.evalsha(call.script.sha1(), call.keys, call.args);
-          } catch (Budget.Expired e) { // the lane's budget ran out borrowing its master's connection
+          } catch (
+              Budget.Expired e) { // the lane's budget ran out borrowing its master's connection
             notSent(call, again);
             response = NOT_SENT;
             unsent++;
@@ -92,7 +93,7 @@ final class RoundTrip {
       }
     } catch (Budget.Expired e) {
       // The lane's budget ran out borrowing the connection: nothing was sent, nothing learnt.
-      for (Queued call : sends) {
+      for (PendingCall call : sends) {
         notSent(call, again);
       }
       return;
@@ -118,7 +119,7 @@ final class RoundTrip {
    * A call a lane could not send in its own budget: it goes to the senders for the other callers it
    * carries, or fails if nobody waits for it any longer.
    */
-  private static void notSent(Queued call, Consumer<Queued> again) {
+  private static void notSent(PendingCall call, Consumer<PendingCall> again) {
     if (call.expired(System.nanoTime())) {
       call.fail(new Budget.Expired());
     } else {
@@ -131,13 +132,13 @@ final class RoundTrip {
    * (Jedis leaves the replies of a cluster master it lost unset). Redis answered otherwise,
    * whatever it answered, so nothing here counts against the breaker: a script error fails that
    * call (decided locally) but is no outage; a key of another type fails only its own call of a
-   * bundle (acquire.lua refuses it alone, see {@link Queued}). A call answered MOVED or ASK goes to
-   * {@code redirected}, if not null, to be sent once more.
+   * bundle (acquire.lua refuses it alone, see {@link PendingCall}). A call answered MOVED or ASK
+   * goes to {@code redirected}, if not null, to be sent once more.
    */
   private static boolean answer(
-      Queued call,
+      PendingCall call,
       Response<Object> response,
-      Consumer<Queued> again,
+      Consumer<PendingCall> again,
       List<Redirects.Hop> redirected) {
     Object reply;
     try {

@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /** One script call waiting in the {@link Pipeliner}, and the calls merged into it. */
-final class Queued {
+final class PendingCall {
   final Script script;
 
   /**
@@ -31,10 +31,10 @@ final class Queued {
   boolean byText;
 
   /** Calls merged into this one, each of them one more request in acquire.lua's argument list. */
-  private List<Queued> absorbed;
+  private List<PendingCall> absorbed;
 
   /** Where the last group of alike requests starts in {@link #args}: its request count. */
-  private int lastGroup = Call.FIRST_GROUP;
+  private int lastGroup = IdentityCall.FIRST_GROUP;
 
   /** The number of groups, and of requests in the last one, as {@link #args} hold them. */
   private int groups = 1;
@@ -42,9 +42,9 @@ final class Queued {
   private int lastGroupRequests = 1;
 
   /** The calls of other identities this one carries in one run (see {@link #bundle}). */
-  private List<Queued> bundled;
+  private List<PendingCall> bundled;
 
-  Queued(Script script, Breaker master, List<String> keys, List<String> args, long deadline) {
+  PendingCall(Script script, Breaker master, List<String> keys, List<String> args, long deadline) {
     this.script = script;
     this.master = master;
     this.keys = keys;
@@ -75,26 +75,26 @@ final class Queued {
    * server without cluster slots: Redis then pays one script call's overhead for all of them. The
    * calls must share their time argument.
    */
-  static Queued bundle(List<Queued> calls) {
+  static PendingCall bundle(List<PendingCall> calls) {
     int keyCount = 0;
     int argCount = 2;
-    for (Queued call : calls) {
+    for (PendingCall call : calls) {
       keyCount += call.keys.size();
-      argCount += call.args.size() - Call.CALLS - 1;
+      argCount += call.args.size() - IdentityCall.CALLS - 1;
     }
     List<String> keys = new ArrayList<>(keyCount);
     List<String> args = new ArrayList<>(argCount);
     args.add(calls.get(0).args.get(0));
     args.add(Integer.toString(calls.size()));
-    for (Queued call : calls) {
+    for (PendingCall call : calls) {
       keys.addAll(call.keys);
-      args.addAll(call.args.subList(Call.CALLS + 1, call.args.size()));
+      args.addAll(call.args.subList(IdentityCall.CALLS + 1, call.args.size()));
     }
     long deadline = calls.get(0).deadline;
-    for (Queued call : calls) {
+    for (PendingCall call : calls) {
       deadline = later(deadline, call.deadline);
     }
-    Queued bundle = new Queued(Script.ACQUIRE, calls.get(0).master, keys, args, deadline);
+    PendingCall bundle = new PendingCall(Script.ACQUIRE, calls.get(0).master, keys, args, deadline);
     bundle.bundled = calls;
     return bundle;
   }
@@ -108,13 +108,13 @@ final class Queued {
    * Appends {@code other}'s request (a lone call's one group of one); one alike with the last
    * group's (on a hot key, nearly all) only adds one to that group's count.
    */
-  void absorb(Queued other) {
+  void absorb(PendingCall other) {
     if (absorbed == null) {
       absorbed = new ArrayList<>();
     }
     absorbed.add(other);
     deadline = later(deadline, other.deadline);
-    List<String> values = other.args.subList(Call.FIRST_GROUP + 1, other.args.size());
+    List<String> values = other.args.subList(IdentityCall.FIRST_GROUP + 1, other.args.size());
     int end = lastGroup + 1 + values.size();
     if (end == args.size() && args.subList(lastGroup + 1, end).equals(values)) {
       args.set(lastGroup, Integer.toString(++lastGroupRequests));
@@ -123,7 +123,7 @@ final class Queued {
       lastGroupRequests = 1;
       args.add("1");
       args.addAll(values);
-      args.set(Call.GROUPS, Integer.toString(++groups));
+      args.set(IdentityCall.GROUPS, Integer.toString(++groups));
     }
   }
 
@@ -132,7 +132,7 @@ final class Queued {
     if (bundled != null) {
       List<?> all = (List<?>) reply;
       int at = 0;
-      for (Queued call : bundled) {
+      for (PendingCall call : bundled) {
         int size = call.replySize();
         call.complete(all.subList(at, at + size));
         at += size;
@@ -169,14 +169,14 @@ final class Queued {
 
   void fail(RuntimeException e) {
     if (bundled != null) {
-      for (Queued call : bundled) {
+      for (PendingCall call : bundled) {
         call.fail(e);
       }
       return;
     }
     result.completeExceptionally(e);
     if (absorbed != null) {
-      for (Queued call : absorbed) {
+      for (PendingCall call : absorbed) {
         call.result.completeExceptionally(e);
       }
     }

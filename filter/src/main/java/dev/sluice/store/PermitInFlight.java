@@ -7,7 +7,7 @@ import dev.sluice.algo.Algorithm;
  * optimistic look saw there. The verdict computed from that state is reused under the lock if the
  * state has not moved, so the common case evaluates once.
  */
-final class Claim {
+final class PermitInFlight {
   final Permit permit;
   final Table table;
   final long hi;
@@ -31,7 +31,7 @@ final class Claim {
   /** A key taken from the budget for an identity about to be inserted. */
   boolean reserved;
 
-  Claim(Permit permit, Hash128 hash) {
+  PermitInFlight(Permit permit, Hash128 hash) {
     this.permit = permit;
     this.table = (Table) permit.counters;
     this.hi = hash.hi;
@@ -148,7 +148,7 @@ final class Claim {
   }
 
   /** Lock order: by table, then by segment within it (the overflow last). */
-  int compareTo(Claim other) {
+  int compareTo(PermitInFlight other) {
     int byTable = Integer.compare(table.ordinal, other.table.ordinal);
     return byTable != 0 ? byTable : Integer.compare(target.index, other.target.index);
   }

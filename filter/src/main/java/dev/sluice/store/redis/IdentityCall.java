@@ -10,14 +10,14 @@ import java.util.List;
 import java.util.Map;
 
 /** The permits of one identity: one script call, since their keys share a hash tag. */
-final class Call {
+final class IdentityCall {
   final List<Permit> permits;
   final List<String> keys;
 
   /** acquire.lua's reply, once {@link #fill filled}: a refund reads the takes from it. */
   private List<?> reply;
 
-  private Call(List<Permit> permits, List<String> keys) {
+  private IdentityCall(List<Permit> permits, List<String> keys) {
     this.permits = permits;
     this.keys = keys;
   }
@@ -26,21 +26,21 @@ final class Call {
    * Groups permits by identity, in the order the identities first appear. A request of one identity
    * (nearly all) is one call over the request's own lists.
    */
-  static List<Call> byIdentity(List<Permit> permits, String[] keys) {
+  static List<IdentityCall> byIdentity(List<Permit> permits, String[] keys) {
     String identity = permits.get(0).identity();
     boolean one = true;
     for (int i = 1; i < keys.length && one; i++) {
       one = permits.get(i).identity().equals(identity);
     }
     if (one) {
-      return Collections.singletonList(new Call(permits, Arrays.asList(keys)));
+      return Collections.singletonList(new IdentityCall(permits, Arrays.asList(keys)));
     }
-    Map<String, Call> calls = new LinkedHashMap<>();
+    Map<String, IdentityCall> calls = new LinkedHashMap<>();
     for (int i = 0; i < keys.length; i++) {
       Permit permit = permits.get(i);
-      Call call = calls.get(permit.identity());
+      IdentityCall call = calls.get(permit.identity());
       if (call == null) {
-        call = new Call(new ArrayList<>(2), new ArrayList<>(2));
+        call = new IdentityCall(new ArrayList<>(2), new ArrayList<>(2));
         calls.put(permit.identity(), call);
       }
       call.permits.add(permit);

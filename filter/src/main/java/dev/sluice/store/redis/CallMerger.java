@@ -12,23 +12,23 @@ import java.util.Map;
  * exactly the verdicts it would get alone; Redis pays a script call's overhead once instead of once
  * a decision, which on one hot key or on 10,000 keys is most of its CPU.
  */
-final class Batch {
-  private Batch() {}
+final class CallMerger {
+  private CallMerger() {}
 
   /**
    * @param bundles whether calls of different identities may share a run: not on Redis Cluster,
    *     where they live on different slots
    */
-  static List<Queued> sends(List<Queued> waiting, boolean bundles) {
-    List<Queued> sends = mergeSameKeys(waiting);
+  static List<PendingCall> sends(List<PendingCall> waiting, boolean bundles) {
+    List<PendingCall> sends = mergeSameKeys(waiting);
     return bundles ? bundle(sends) : sends;
   }
 
-  private static List<Queued> mergeSameKeys(List<Queued> waiting) {
-    Map<List<String>, Queued> byKeys = new LinkedHashMap<>();
-    List<Queued> sends = new ArrayList<>(waiting.size());
-    for (Queued call : waiting) {
-      Queued first = call.mergeable() ? byKeys.putIfAbsent(call.keys, call) : null;
+  private static List<PendingCall> mergeSameKeys(List<PendingCall> waiting) {
+    Map<List<String>, PendingCall> byKeys = new LinkedHashMap<>();
+    List<PendingCall> sends = new ArrayList<>(waiting.size());
+    for (PendingCall call : waiting) {
+      PendingCall first = call.mergeable() ? byKeys.putIfAbsent(call.keys, call) : null;
       if (first == null) {
         sends.add(call);
       } else {
@@ -39,10 +39,10 @@ final class Batch {
   }
 
   /** Bundles the mergeable calls that share the first one's time argument (tests vary it). */
-  private static List<Queued> bundle(List<Queued> sends) {
-    List<Queued> out = new ArrayList<>(sends.size());
-    List<Queued> together = new ArrayList<>(sends.size());
-    for (Queued call : sends) {
+  private static List<PendingCall> bundle(List<PendingCall> sends) {
+    List<PendingCall> out = new ArrayList<>(sends.size());
+    List<PendingCall> together = new ArrayList<>(sends.size());
+    for (PendingCall call : sends) {
       if (call.mergeable()
           && (together.isEmpty() || call.args.get(0).equals(together.get(0).args.get(0)))) {
         together.add(call);
@@ -51,7 +51,7 @@ final class Batch {
       }
     }
     if (together.size() > 1) {
-      out.add(Queued.bundle(together));
+      out.add(PendingCall.bundle(together));
     } else {
       out.addAll(together);
     }

@@ -4,18 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.algo.Quota;
 import dev.sluice.store.ManualClock;
-import dev.sluice.store.redis.Carry.Owed;
+import dev.sluice.store.redis.LocalLedger.Owed;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class CarryTest {
+class LocalLedgerTest {
   private static final long MINUTE = 60 * ManualClock.SECOND;
   private static final Quota HUNDRED = Quota.of(100, MINUTE, 100);
 
   /** A second into window 10 of a minute. */
   private final ManualClock clock = new ManualClock(10 * MINUTE + ManualClock.SECOND);
 
-  private final Carry carry = new Carry(clock);
+  private final LocalLedger ledger = new LocalLedger(clock);
 
   private static Owed only(List<Owed> due) {
     assertThat(due).hasSize(1);
@@ -24,11 +24,11 @@ class CarryTest {
 
   @Test
   void sumsWhatEachKeyAdmittedInItsWindow() {
-    carry.remember("a", "f", HUNDRED, 3);
-    carry.remember("a", "f", HUNDRED, 2);
-    carry.remember("b", "t", HUNDRED, 1);
+    ledger.remember("a", "f", HUNDRED, 3);
+    ledger.remember("a", "f", HUNDRED, 2);
+    ledger.remember("b", "t", HUNDRED, 1);
 
-    List<Owed> due = carry.due();
+    List<Owed> due = ledger.due();
 
     assertThat(due).extracting(o -> o.key + "=" + o.cost).containsExactlyInAnyOrder("a=5", "b=1");
     assertThat(due).allSatisfy(o -> assertThat(o.window).isEqualTo(10));
@@ -37,60 +37,60 @@ class CarryTest {
 
   @Test
   void forgetsWhatWasAdmittedInAWindowThatIsOver() {
-    carry.remember("a", "f", HUNDRED, 5);
+    ledger.remember("a", "f", HUNDRED, 5);
     clock.advance(MINUTE);
 
-    assertThat(carry.due()).isEmpty();
-    assertThat(carry.owes()).isFalse();
+    assertThat(ledger.due()).isEmpty();
+    assertThat(ledger.owes()).isFalse();
   }
 
   @Test
   void aNewWindowStartsTheSumAfresh() {
-    carry.remember("a", "f", HUNDRED, 5);
+    ledger.remember("a", "f", HUNDRED, 5);
     clock.advance(MINUTE);
-    carry.remember("a", "f", HUNDRED, 1);
+    ledger.remember("a", "f", HUNDRED, 1);
 
-    Owed owed = only(carry.due());
+    Owed owed = only(ledger.due());
     assertThat(owed.cost).isEqualTo(1);
     assertThat(owed.window).isEqualTo(11);
   }
 
   @Test
   void chargingKeepsWhatWasAdmittedMeanwhile() {
-    carry.remember("a", "f", HUNDRED, 3);
-    Owed sent = only(carry.due());
-    carry.remember("a", "f", HUNDRED, 2);
+    ledger.remember("a", "f", HUNDRED, 3);
+    Owed sent = only(ledger.due());
+    ledger.remember("a", "f", HUNDRED, 2);
 
-    carry.charged(sent);
-    Owed left = only(carry.due());
+    ledger.charged(sent);
+    Owed left = only(ledger.due());
     assertThat(left.cost).isEqualTo(2);
 
-    carry.charged(left);
-    assertThat(carry.owes()).isFalse();
+    ledger.charged(left);
+    assertThat(ledger.owes()).isFalse();
   }
 
   @Test
   void aChargeForAWindowThatIsOverLeavesTheNewWindowOwed() {
-    carry.remember("a", "f", HUNDRED, 3);
-    Owed sent = only(carry.due());
+    ledger.remember("a", "f", HUNDRED, 3);
+    Owed sent = only(ledger.due());
     clock.advance(MINUTE);
-    carry.remember("a", "f", HUNDRED, 1);
+    ledger.remember("a", "f", HUNDRED, 1);
 
-    carry.charged(sent);
+    ledger.charged(sent);
 
-    assertThat(only(carry.due()).cost).isEqualTo(1);
+    assertThat(only(ledger.due()).cost).isEqualTo(1);
   }
 
   @Test
   void stopsRememberingNewKeysAtTheBudgetButKeepsSummingKnownOnes() {
-    for (int i = 0; i < Carry.MAX_KEYS; i++) {
-      carry.remember("k" + i, "f", HUNDRED, 1);
+    for (int i = 0; i < LocalLedger.MAX_KEYS; i++) {
+      ledger.remember("k" + i, "f", HUNDRED, 1);
     }
-    carry.remember("one too many", "f", HUNDRED, 1);
-    carry.remember("k7", "f", HUNDRED, 1);
+    ledger.remember("one too many", "f", HUNDRED, 1);
+    ledger.remember("k7", "f", HUNDRED, 1);
 
-    List<Owed> due = carry.due();
-    assertThat(due).hasSize(Carry.MAX_KEYS);
+    List<Owed> due = ledger.due();
+    assertThat(due).hasSize(LocalLedger.MAX_KEYS);
     assertThat(due).noneMatch(o -> o.key.equals("one too many"));
     assertThat(due).filteredOn(o -> o.key.equals("k7")).extracting(o -> o.cost).containsExactly(2L);
   }
@@ -98,9 +98,9 @@ class CarryTest {
   @Test
   void forcedChargeIsOneRequestThatNoLimitOrBucketRefuses() {
     Quota bucket = Quota.of(10, MINUTE, 4);
-    carry.remember("a", "t", bucket, 7);
+    ledger.remember("a", "t", bucket, 7);
 
-    List<String> args = Handover.args(only(carry.due()), "0");
+    List<String> args = Handover.args(only(ledger.due()), "0");
 
     String unreachable = Long.toString(Handover.UNREACHABLE);
     assertThat(args)

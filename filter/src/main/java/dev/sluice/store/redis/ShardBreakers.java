@@ -16,11 +16,11 @@ import redis.clients.jedis.HostAndPort;
  *
  * <p>A breaker belongs to the slots, not to an address. When a replica is promoted in a failover,
  * its address is new, but the slots and what this JVM admitted locally for them while the old
- * master was down are the same: the promoted master inherits the breaker its slots had, still
- * open, so its first answer is the handover's and no key is admitted a second limit on top of its
- * local share. A slot moved to a master already known (resharding) simply takes that master's.
+ * master was down are the same: the promoted master inherits the breaker its slots had, still open,
+ * so its first answer is the handover's and no key is admitted a second limit on top of its local
+ * share. A slot moved to a master already known (resharding) simply takes that master's.
  */
-final class Shards {
+final class ShardBreakers {
   /** Where keys live on Redis Cluster, as the client's own slot map says. */
   interface SlotMap {
     int slotOf(String key);
@@ -41,7 +41,7 @@ final class Shards {
 
   private volatile SlotMap slots;
 
-  Shards(Clock clock, String name) {
+  ShardBreakers(Clock clock, String name) {
     this.clock = clock;
     this.name = name;
     this.whole = new Breaker(clock, name);

@@ -13,43 +13,43 @@ import redis.clients.jedis.UnifiedJedis;
  * What a Redis store does off the request path, on one thread, once a second: connects (again and
  * again while Redis is unreachable, so a store can start before its Redis), hands over what was
  * admitted locally, beats the fleet's heartbeat and forgets local denials that have ended. It owns
- * the {@link Link}, which requests only read.
+ * the {@link ConnectedClient}, which requests only read.
  */
-final class Upkeep implements AutoCloseable {
+final class Maintenance implements AutoCloseable {
   private final Failures failures = new Failures(Logger.getLogger("dev.sluice.store.redis"));
   private final Supplier<UnifiedJedis> connector;
   private final long timeoutMillis;
-  private final Shards shards;
+  private final ShardBreakers breakers;
   private final LocalDenials denials;
-  private final Carry carry;
+  private final LocalLedger ledger;
   private final Handover handover;
   private final Fleet fleet;
   private final ScriptTime time;
   private final ScheduledExecutorService thread;
 
   /** The client and its pipelines; null until the first successful connection. */
-  private volatile Link link;
+  private volatile ConnectedClient client;
 
-  Upkeep(
+  Maintenance(
       Supplier<UnifiedJedis> connector,
       long timeoutMillis,
-      Shards shards,
+      ShardBreakers breakers,
       LocalDenials denials,
-      Carry carry,
+      LocalLedger ledger,
       Fleet fleet,
       ScriptTime time) {
     this.connector = connector;
     this.timeoutMillis = timeoutMillis;
-    this.shards = shards;
+    this.breakers = breakers;
     this.denials = denials;
-    this.carry = carry;
-    this.handover = new Handover(carry, shards);
+    this.ledger = ledger;
+    this.handover = new Handover(ledger, breakers);
     this.fleet = fleet;
     this.time = time;
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
-              Thread t = new Thread(r, "sluice-redis-upkeep");
+              Thread t = new Thread(r, "sluice-redis-maintenance");
               t.setDaemon(true);
               return t;
             });
@@ -58,8 +58,8 @@ final class Upkeep implements AutoCloseable {
   }
 
   /** The connected client, or null while Redis has never been reached. */
-  Link link() {
-    return link;
+  ConnectedClient client() {
+    return client;
   }
 
   /** Whether what was admitted locally is owed to the master behind {@code master}. */
@@ -71,7 +71,7 @@ final class Upkeep implements AutoCloseable {
    * Hands over what was admitted locally as the probe of {@code probing}, on this thread rather
    * than the request's: Redis must learn it before it decides again.
    */
-  void handOverLater(Link current, Breaker probing) {
+  void handOverLater(ConnectedClient current, Breaker probing) {
     try {
       thread.execute(() -> handover.run(current.pipeliner, time.arg(), probing));
     } catch (RejectedExecutionException e) {
@@ -80,25 +80,25 @@ final class Upkeep implements AutoCloseable {
   }
 
   /**
-   * One round of upkeep. A throwable of any kind is logged and the next round comes all the same:
-   * a scheduled task that throws is never run again, and a store without upkeep would never
-   * connect, hand over or beat again.
+   * One round of maintenance. A throwable of any kind is logged and the next round comes all the
+   * same: a scheduled task that throws is never run again, and a store without maintenance would
+   * never connect, hand over or beat again.
    */
   private void run() {
     try {
       runOnce();
     } catch (Throwable t) {
-      failures.log("Sluice's Redis upkeep failed; it runs again in a second", t);
+      failures.log("Sluice's Redis maintenance failed; it runs again in a second", t);
     }
   }
 
   private void runOnce() {
     denials.sweep();
-    carry.forgetEnded();
-    Link current = link;
+    ledger.forgetEnded();
+    ConnectedClient current = client;
     if (current == null) {
       current = connect();
-    } else if (carry.owes(key -> !shards.unreachable(key, null))) {
+    } else if (ledger.owes(key -> !breakers.unreachable(key, null))) {
       // Decided locally around a switch, after the handover had taken its list. Keys of masters
       // still failing wait for their probe: while all are, nothing is copied or sent each second.
       handover.run(current.pipeliner, time.arg(), null);
@@ -108,14 +108,14 @@ final class Upkeep implements AutoCloseable {
     }
   }
 
-  private Link connect() {
+  private ConnectedClient connect() {
     try {
-      Link connected = new Link(connector.get(), timeoutMillis, shards);
-      link = connected;
-      handover.run(connected.pipeliner, time.arg(), shards.whole());
+      ConnectedClient connected = new ConnectedClient(connector.get(), timeoutMillis, breakers);
+      client = connected;
+      handover.run(connected.pipeliner, time.arg(), breakers.whole());
       return connected;
     } catch (RuntimeException e) {
-      shards.whole().failed(e, Breaker.FAILURES_TO_OPEN);
+      breakers.whole().failed(e, Breaker.FAILURES_TO_OPEN);
       return null;
     }
   }
@@ -128,7 +128,7 @@ final class Upkeep implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    Link current = link;
+    ConnectedClient current = client;
     if (current != null) {
       current.close();
     }

@@ -21,7 +21,7 @@ import java.util.logging.Logger;
  * are forgotten. That is exact for the fixed window, close enough for the token bucket (a window
  * refills a whole limit), and leaves out what a sliding window's previous window still weighs.
  */
-final class Carry {
+final class LocalLedger {
   private static final Logger LOG = Logger.getLogger("dev.sluice.store.redis");
 
   /**
@@ -34,7 +34,7 @@ final class Carry {
   private final Map<String, Owed> owed = new ConcurrentHashMap<>();
   private final AtomicBoolean warnedFull = new AtomicBoolean();
 
-  Carry(Clock clock) {
+  LocalLedger(Clock clock) {
     this.clock = clock;
   }
 
@@ -61,9 +61,9 @@ final class Carry {
   }
 
   /**
-   * Whether anything is owed for a window still current to a key {@code which} accepts; it stops
-   * at the first such key, without copying. A sum whose window is over owes nothing: counting it
-   * would start a handover with nothing to send, which proves nothing of Redis.
+   * Whether anything is owed for a window still current to a key {@code which} accepts; it stops at
+   * the first such key, without copying. A sum whose window is over owes nothing: counting it would
+   * start a handover with nothing to send, which proves nothing of Redis.
    */
   boolean owes(Predicate<String> which) {
     long now = clock.micros();

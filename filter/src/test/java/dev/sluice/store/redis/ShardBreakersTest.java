@@ -1,0 +1,67 @@
+package dev.sluice.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.store.ManualClock;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.HostAndPort;
+
+class ShardBreakersTest {
+  private static final HostAndPort FIRST = new HostAndPort("127.0.0.1", 7001);
+  private static final HostAndPort SECOND = new HostAndPort("127.0.0.1", 7002);
+  private static final HostAndPort PROMOTED = new HostAndPort("127.0.0.1", 7004);
+
+  private final ShardBreakers breakers = new ShardBreakers(new ManualClock(0), "cluster");
+  private final Slots slots = new Slots().serve(1, FIRST).serve(2, SECOND);
+
+  @Test
+  void untilKeysArePlacedEveryKeyHasTheWholeBreaker() {
+    assertThat(breakers.of("a")).isSameAs(breakers.whole()).isSameAs(breakers.of("b"));
+  }
+
+  @Test
+  void eachMasterHasABreakerOfItsOwn() {
+    breakers.locate(slots);
+
+    assertThat(breakers.of("1a")).isSameAs(breakers.of("1b")).isNotSameAs(breakers.whole());
+    assertThat(breakers.of("2a")).isNotSameAs(breakers.of("1a")).isNotSameAs(breakers.whole());
+    assertThat(breakers.of("x")).as("a slot without a master").isSameAs(breakers.whole());
+  }
+
+  @Test
+  void oneFailingMasterLeavesTheOthersCalling() {
+    breakers.locate(slots);
+    breakers.of("1a").failed(new RuntimeException("down"), Breaker.FAILURES_TO_OPEN);
+
+    assertThat(breakers.of("1a").pass()).isEqualTo(Breaker.Pass.LOCAL);
+    assertThat(breakers.of("2a").pass()).isEqualTo(Breaker.Pass.CALL);
+    assertThat(breakers.unreachable("1a", null)).isTrue();
+    assertThat(breakers.unreachable("1a", breakers.of("1a"))).as("its own probe").isFalse();
+    assertThat(breakers.unreachable("2a", null)).isFalse();
+  }
+
+  @Test
+  void aReplicaPromotedInAFailoverInheritsItsSlotsOpenBreaker() {
+    breakers.locate(slots);
+    Breaker failed = breakers.of("1a");
+    failed.failed(new RuntimeException("down"), Breaker.FAILURES_TO_OPEN);
+
+    slots.serve(1, PROMOTED);
+
+    assertThat(breakers.of("1a"))
+        .as("what was admitted locally for these slots must still be handed over first")
+        .isSameAs(failed);
+    assertThat(breakers.of("1a").pass()).isEqualTo(Breaker.Pass.LOCAL);
+  }
+
+  @Test
+  void aSlotMovedToAKnownMasterTakesThatMastersBreaker() {
+    breakers.locate(slots);
+    Breaker first = breakers.of("1a");
+    Breaker second = breakers.of("2a");
+
+    slots.serve(1, SECOND);
+
+    assertThat(breakers.of("1a")).isSameAs(second).isNotSameAs(first);
+  }
+}
