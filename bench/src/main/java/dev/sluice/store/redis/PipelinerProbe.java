@@ -27,7 +27,8 @@ public final class PipelinerProbe implements AutoCloseable {
 
   /** Runs acquire.lua through the pipeliner; the reply is four integers per key. */
   public List<?> acquire(List<String> keys, List<String> args) {
-    return (List<?>) pipeliner.run(Script.ACQUIRE, breaker, keys, args);
+    return (List<?>)
+        pipeliner.run(Script.ACQUIRE, breaker, keys, args, pipeliner.deadlineFromNow());
   }
 
   @Override
