@@ -1,6 +1,7 @@
 package dev.sluice.config;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,11 +31,13 @@ public final class Check {
       return 2;
     }
     String content;
-    try {
-      content = new String(Files.readAllBytes(Paths.get(args[0])), StandardCharsets.UTF_8);
+    try (InputStream in = Files.newInputStream(Paths.get(args[0]))) {
+      content = new String(ConfigSource.readBounded(in, args[0]), StandardCharsets.UTF_8);
     } catch (IOException | InvalidPathException e) {
       err.println(args[0] + ": cannot read: " + e);
       return 2;
+    } catch (InvalidConfigException e) {
+      return invalid(args[0], e, err);
     }
     try {
       Config config = ConfigParser.parse(args[0], content);
@@ -48,10 +51,14 @@ public final class Check {
               + (config.enabled() ? "" : "; disabled (enabled: false): nothing is limited"));
       return 0;
     } catch (InvalidConfigException e) {
-      err.println(e.getMessage());
-      err.println(
-          e.errors().size() + (e.errors().size() == 1 ? " error" : " errors") + " in " + args[0]);
-      return 1;
+      return invalid(args[0], e, err);
     }
+  }
+
+  private static int invalid(String file, InvalidConfigException e, PrintStream err) {
+    err.println(e.getMessage());
+    err.println(
+        e.errors().size() + (e.errors().size() == 1 ? " error" : " errors") + " in " + file);
+    return 1;
   }
 }

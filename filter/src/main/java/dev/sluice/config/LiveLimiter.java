@@ -14,7 +14,8 @@ import java.util.logging.Logger;
 /**
  * A limiter that follows its ratelimit.yaml: a valid change is in force within about a second and
  * keeps the counters of unchanged rules; an invalid change is logged with all its errors and the
- * last good rules stay. No file at all means no limits (logged once) until one appears.
+ * last good rules stay (content once rejected is not parsed again while it stays). No file at all
+ * means no limits (logged once) until one appears.
  *
  * <p>The store is chosen from the first valid file and kept for the life of the limiter: counts
  * cannot move between stores, so a changed {@code store} section waits for a restart.
@@ -29,7 +30,13 @@ public final class LiveLimiter implements Closeable {
   private final Limiter limiter;
   private final ConfigWatcher watcher;
   private byte[] applied;
+
+  /** The content last rejected and its errors: parsed once, not at every poll while it stays. */
+  private byte[] rejected;
+
+  private String rejectedErrors;
   private String lastProblem;
+  private int parses;
 
   private LiveLimiter(ConfigSource source, Clock clock, boolean watch) {
     this.source = source;
@@ -85,6 +92,8 @@ public final class LiveLimiter implements Closeable {
     } catch (IOException e) {
       report("Sluice cannot read " + source + " (" + e + "); the rules in force stay.");
       return null;
+    } catch (InvalidConfigException e) {
+      return reject(e.getMessage());
     }
     if (content == null) {
       report(
@@ -99,23 +108,39 @@ public final class LiveLimiter implements Closeable {
       lastProblem = null; // back to the rules in force: a problem that returns is news again
       return null;
     }
-    try {
-      Config config =
-          ConfigParser.parse(source.name(), new String(content, StandardCharsets.UTF_8));
-      applied = content;
-      lastProblem = null;
-      return config;
-    } catch (InvalidConfigException e) {
-      report(
-          "Sluice rejected "
-              + source
-              + (applied == null
-                  ? "; nothing is limited until it is " + "fixed"
-                  : "; the last good rules stay in force")
-              + ":\n"
-              + e.getMessage());
-      return null;
+    if (!Arrays.equals(content, rejected)) {
+      try {
+        parses++;
+        Config config =
+            ConfigParser.parse(source.name(), new String(content, StandardCharsets.UTF_8));
+        applied = content;
+        rejected = null;
+        lastProblem = null;
+        return config;
+      } catch (InvalidConfigException e) {
+        rejected = content;
+        rejectedErrors = e.getMessage();
+      }
     }
+    return reject(rejectedErrors);
+  }
+
+  /** Reports content rejected for {@code errors}; null, as there is nothing to apply. */
+  private Config reject(String errors) {
+    report(
+        "Sluice rejected "
+            + source
+            + (applied == null
+                ? "; nothing is limited until it is fixed"
+                : "; the last good rules stay in force")
+            + ":\n"
+            + errors);
+    return null;
+  }
+
+  /** How many times content was parsed: for tests. */
+  int parses() {
+    return parses;
   }
 
   private void apply(Config config) {

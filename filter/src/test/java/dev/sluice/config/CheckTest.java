@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -133,5 +134,17 @@ class CheckTest {
             """);
     assertThat(run(file.toString())).isZero();
     assertThat(out()).contains(": 1 rules, ").contains("disabled (enabled: false)");
+  }
+
+  @Test
+  void aHugeFileIsInvalidAndNotReadWhole() throws IOException {
+    Path file = dir.resolve("huge.yaml");
+    try (RandomAccessFile huge = new RandomAccessFile(file.toFile(), "rw")) {
+      huge.setLength(300L << 20); // sparse: 300 MB that take no disk and no time to make
+    }
+    assertThat(run(file.toString())).isEqualTo(1);
+    assertThat(err())
+        .startsWith(file + ": the file is larger than 1 MiB (1048576 bytes)")
+        .endsWith("1 error in " + file + "\n");
   }
 }

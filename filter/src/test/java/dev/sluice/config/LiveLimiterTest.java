@@ -7,6 +7,7 @@ import dev.sluice.LogCapture;
 import dev.sluice.core.RequestView;
 import dev.sluice.core.TestRequest;
 import dev.sluice.store.ManualClock;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -122,6 +123,39 @@ class LiveLimiterTest {
       write("0");
       live.reload();
       assertThat(log.messages()).filteredOn(w -> w.contains("rejected")).hasSize(2);
+    }
+  }
+
+  @Test
+  void unchangedInvalidContentIsParsedOnce() throws Exception {
+    try (LiveLimiter live = manual(write("0"))) {
+      live.reload();
+      live.reload();
+      live.reload();
+      assertThat(live.parses()).isEqualTo(1);
+      write("3");
+      assertThat(live.reload()).isTrue();
+      assertThat(live.parses()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aHugeFileIsRejectedUnreadAndTheRulesStay() throws Exception {
+    Path file = write("1");
+    try (LogCapture log = LogCapture.of("dev.sluice.config");
+        LiveLimiter live = manual(file)) {
+      try (RandomAccessFile huge = new RandomAccessFile(file.toFile(), "rw")) {
+        huge.setLength(300L << 20); // sparse: 300 MB that take no disk and no time to make
+      }
+      assertThat(live.reload()).isFalse();
+      assertThat(live.reload()).isFalse();
+      assertThat(live.parses()).as("the first file only").isEqualTo(1);
+      assertThat(admitted(live, 5)).isEqualTo(1);
+      assertThat(log.messages())
+          .filteredOn(m -> m.contains("larger than 1 MiB"))
+          .singleElement()
+          .asString()
+          .startsWith("Sluice rejected " + file + "; the last good rules stay in force:\n");
     }
   }
 
