@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /** Reads the rules of one file: each rule's own fields over the defaults, checked together. */
@@ -29,6 +32,7 @@ final class RuleReader {
     "shadow",
     "tiers"
   };
+  private static final String ID = "[A-Za-z0-9_.-]{1,64}";
 
   private final Problems problems;
   private final RuleValues defaults;
@@ -41,7 +45,7 @@ final class RuleReader {
 
   /** Returns the rule, or null after reporting why it is not one. */
   Rule read(Node node, String path) {
-    Fields f = new Fields(node, path, problems);
+    Fields f = new Fields(node, named(node, path), problems);
     if (!f.isMapping()) {
       return null; // reported; a rule that is not a mapping has no fields to complain about
     }
@@ -72,6 +76,28 @@ final class RuleReader {
       }
     }
     return problems.isEmpty() ? rule.build() : null;
+  }
+
+  /**
+   * {@code path} with the rule's id, as in {@code rules[2] (api-per-ip)}: people know their rules
+   * by id, not by position. The bare path while the id is missing or invalid (reported by {@link
+   * #id}).
+   */
+  private static String named(Node node, String path) {
+    if (!(node instanceof MappingNode)) {
+      return path;
+    }
+    for (NodeTuple field : ((MappingNode) node).getValue()) {
+      Node key = field.getKeyNode();
+      Node value = field.getValueNode();
+      if (key instanceof ScalarNode
+          && "id".equals(((ScalarNode) key).getValue())
+          && value instanceof ScalarNode
+          && ((ScalarNode) value).getValue().matches(ID)) {
+        return path + " (" + ((ScalarNode) value).getValue() + ")";
+      }
+    }
+    return path;
   }
 
   /** The path patterns of {@code match}, adding its methods to {@code methods}; null if none. */
@@ -120,7 +146,7 @@ final class RuleReader {
       if (f.where("id") == f.node()) {
         problems.at(f.node(), f.pathOf("id"), "missing: every rule needs an id");
       }
-    } else if (!id.matches("[A-Za-z0-9_.-]{1,64}")) {
+    } else if (!id.matches(ID)) {
       problems.at(
           f.where("id"),
           f.pathOf("id"),

@@ -77,8 +77,8 @@ class CheckTest {
         .hasSize(4)
         .satisfiesExactly(
             line -> assertThat(line).startsWith(file + ":1:16: store.type: "),
-            line -> assertThat(line).startsWith(file + ":6:12: rules[0].limit: "),
-            line -> assertThat(line).startsWith(file + ":7:13: rules[0].window: "),
+            line -> assertThat(line).startsWith(file + ":6:12: rules[0] (a).limit: "),
+            line -> assertThat(line).startsWith(file + ":7:13: rules[0] (a).window: "),
             line -> assertThat(line).isEqualTo("3 errors in " + file));
   }
 

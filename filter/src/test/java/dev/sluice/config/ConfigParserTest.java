@@ -503,13 +503,13 @@ class ConfigParserTest {
             "2 store.type",
             "6 client_ip.trusted_proxies[1]",
             "7 api_key_header",
-            "12 rules[0].limit",
-            "14 rules[1].id",
-            "18 rules[1].window",
-            "19 rules[1].colour");
+            "12 rules[0] (a).limit",
+            "14 rules[1] (a).id",
+            "18 rules[1] (a).window",
+            "19 rules[1] (a).colour");
     assertThat(errors(yaml).get(3))
         .hasToString(
-            "ratelimit.yaml:12:12: rules[0].limit: must be a whole number from 1 to 1000000000,"
+            "ratelimit.yaml:12:12: rules[0] (a).limit: must be a whole number from 1 to 1000000000,"
                 + " got \"abc\"");
   }
 
