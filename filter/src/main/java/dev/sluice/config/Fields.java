@@ -95,13 +95,17 @@ final class Fields {
     return new ArrayList<>(unread.keySet());
   }
 
-  /** Reports every field not taken. */
+  /** Reports every field not taken, with the known one it may be a typo of. */
   void finish(String... known) {
     for (Map.Entry<String, NodeTuple> unknown : unread.entrySet()) {
       problems.at(
           unknown.getValue().getKeyNode(),
           pathOf(unknown.getKey()),
-          "unknown field (known here: " + String.join(", ", known) + ")");
+          "unknown field"
+              + Nearest.hint(unknown.getKey(), known)
+              + " (known here: "
+              + String.join(", ", known)
+              + ")");
     }
     unread.clear();
   }

@@ -224,8 +224,8 @@ class ConfigParserTest {
     assertThat(error.field()).isEqualTo("rule");
     assertThat(error.message())
         .isEqualTo(
-            "unknown field (known here: enabled, store, fleet, defaults, client_ip,"
-                + " api_key_header, exclude, tiers, rules)");
+            "unknown field, did you mean rules? (known here: enabled, store, fleet, defaults,"
+                + " client_ip, api_key_header, exclude, tiers, rules)");
   }
 
   @Test

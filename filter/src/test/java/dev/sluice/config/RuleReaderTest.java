@@ -39,7 +39,8 @@ class RuleReaderTest {
     assertThat(error.line()).isEqualTo(7);
     assertThat(error.column()).isEqualTo(5);
     assertThat(error.field()).isEqualTo("rules[0] (a).limt");
-    assertThat(error.message()).startsWith("unknown field (known here: id, match, key, limit,");
+    assertThat(error.message())
+        .startsWith("unknown field, did you mean limit? (known here: id, match, key, limit,");
   }
 
   @Test
