@@ -93,6 +93,17 @@ class RuleReaderTest {
   }
 
   @Test
+  void aQuotedNumberIsToldToLoseItsQuotes() {
+    assertThat(onlyError(rule("limit: \"5\"", "window: 1m")))
+        .hasToString(
+            "ratelimit.yaml:5:12: rules[0] (a).limit: must be a whole number from 1 to 1000000000,"
+                + " got \"5\": remove the quotes, which make it text");
+    assertThat(onlyError(rule("limit: '0'", "window: 1m")).message())
+        .as("still wrong without them")
+        .isEqualTo("must be a whole number from 1 to 1000000000, got \"0\"");
+  }
+
+  @Test
   void limitMayUseUnderscoresAndAPlus() {
     assertThat(parse(rule("limit: 1_000", "window: 1m")).rules().rules().get(0).quota().limit())
         .isEqualTo(1000);
@@ -139,8 +150,10 @@ class RuleReaderTest {
     assertThat(error.line()).isEqualTo(7);
     assertThat(error.field()).isEqualTo("rules[0] (a).shadow");
     assertThat(error.message()).isEqualTo("must be true or false");
-    assertThat(onlyError(rule("limit: 5", "window: 1m", "shadow: 'true'")).field())
-        .isEqualTo("rules[0] (a).shadow");
+    ConfigError quoted = onlyError(rule("limit: 5", "window: 1m", "shadow: 'true'"));
+    assertThat(quoted.field()).isEqualTo("rules[0] (a).shadow");
+    assertThat(quoted.message())
+        .isEqualTo("must be true or false: remove the quotes, which make it text");
   }
 
   @Test
