@@ -105,7 +105,12 @@ public final class LiveLimiter implements Closeable {
       return null;
     }
     if (Arrays.equals(content, applied)) {
-      lastProblem = null; // back to the rules in force: a problem that returns is news again
+      if (lastProblem != null) {
+        // Back to the rules in force: whoever saw the problem must learn it is over, and a problem
+        // that returns is news again.
+        LOG.info("Sluice: " + source + " is valid again and holds the rules in force");
+        lastProblem = null;
+      }
       return null;
     }
     if (!Arrays.equals(content, rejected)) {

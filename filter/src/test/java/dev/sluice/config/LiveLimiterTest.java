@@ -160,6 +160,23 @@ class LiveLimiterTest {
   }
 
   @Test
+  void aRevertToTheRulesInForceSaysTheyAreValidAgainOnce() throws Exception {
+    Path file = write("2");
+    try (LogCapture log = LogCapture.of("dev.sluice.config");
+        LiveLimiter live = manual(file)) {
+      live.reload();
+      write("0");
+      live.reload();
+      write("2");
+      assertThat(live.reload()).as("nothing new to apply").isFalse();
+      live.reload();
+      assertThat(log.messages())
+          .filteredOn(m -> m.contains("valid again"))
+          .containsExactly("Sluice: " + file + " is valid again and holds the rules in force");
+    }
+  }
+
+  @Test
   void aDeletedFileKeepsTheRulesInForce() throws Exception {
     Path file = write("1");
     try (LiveLimiter live = manual(file)) {
