@@ -22,8 +22,8 @@ public final class Check {
   }
 
   /**
-   * Returns 0 when valid, 1 when invalid, 2 when the file cannot be read or no file is given;
-   * {@code command} is how the usage line names the command that was run.
+   * Returns 0 when valid, 1 when invalid, 2 when the file cannot be read, no file is given or
+   * SnakeYAML is missing; {@code command} is how messages name the command that was run.
    */
   public static int run(String command, String[] args, PrintStream out, PrintStream err) {
     if (args.length != 1) {
@@ -52,6 +52,16 @@ public final class Check {
       return 0;
     } catch (InvalidConfigException e) {
       return invalid(args[0], e, err);
+    } catch (NoClassDefFoundError e) {
+      // The plain jar leaves SnakeYAML to the application; run alone, it has none to lean on.
+      if (e.getMessage() == null || !e.getMessage().contains("snakeyaml")) {
+        throw e;
+      }
+      err.println(
+          command
+              + " needs SnakeYAML (org.yaml:snakeyaml) on the class path: add its jar, or check"
+              + " with sluice-agent.jar or the javax jar, which bundle it");
+      return 2;
     }
   }
 

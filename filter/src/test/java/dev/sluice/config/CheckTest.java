@@ -6,6 +6,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.RandomAccessFile;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -146,5 +149,48 @@ class CheckTest {
     assertThat(err())
         .startsWith(file + ": the file is larger than 1 MiB (1048576 bytes)")
         .endsWith("1 error in " + file + "\n");
+  }
+
+  @Test
+  void withoutSnakeYamlItSaysWhatIsMissingInOneSentence() throws Exception {
+    Path file = write("rules: []\n");
+    try (URLClassLoader plainJar = withoutSnakeYaml()) {
+      Method check =
+          plainJar
+              .loadClass(Check.class.getName())
+              .getMethod("run", String.class, String[].class, PrintStream.class, PrintStream.class);
+      Object code =
+          check.invoke(
+              null,
+              "check",
+              new String[] {file.toString()},
+              new PrintStream(out, true, StandardCharsets.UTF_8),
+              new PrintStream(err, true, StandardCharsets.UTF_8));
+      assertThat(code).isEqualTo(2);
+    }
+    assertThat(out()).isEmpty();
+    assertThat(err())
+        .isEqualTo(
+            "check needs SnakeYAML (org.yaml:snakeyaml) on the class path: add its jar, or check"
+                + " with sluice-agent.jar or the javax jar, which bundle it\n");
+  }
+
+  /**
+   * Sluice's classes as the plain jar has them, without SnakeYAML beside them: the parent of this
+   * loader refuses both, so Sluice's come from the loader itself and SnakeYAML's from nowhere.
+   */
+  private static URLClassLoader withoutSnakeYaml() {
+    URL classes = Check.class.getProtectionDomain().getCodeSource().getLocation();
+    ClassLoader refusing =
+        new ClassLoader(CheckTest.class.getClassLoader()) {
+          @Override
+          protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (name.startsWith("org.yaml.") || name.startsWith("dev.sluice.")) {
+              throw new ClassNotFoundException(name);
+            }
+            return super.loadClass(name, resolve);
+          }
+        };
+    return new URLClassLoader(new URL[] {classes}, refusing);
   }
 }
