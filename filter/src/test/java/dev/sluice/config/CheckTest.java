@@ -86,6 +86,21 @@ class CheckTest {
   }
 
   @Test
+  void aMisspeltMethodFailsTheCheck() throws IOException {
+    Path file =
+        write(
+            "rules:\n"
+                + "  - { id: a, match: { path: /a, methods: [PSOT] }, key: ip, limit: 5, window: 1m"
+                + " }\n");
+    assertThat(run(file.toString())).isEqualTo(1);
+    assertThat(err())
+        .startsWith(
+            file
+                + ":2:43: rules[0] (a).match.methods[0]: \"PSOT\" is not an HTTP method, did you"
+                + " mean POST?");
+  }
+
+  @Test
   void oneErrorIsCountedInTheSingular() throws IOException {
     Path file = write("rules: 5\n");
     assertThat(run(file.toString())).isEqualTo(1);

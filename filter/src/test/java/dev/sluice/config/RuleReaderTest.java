@@ -208,6 +208,55 @@ class RuleReaderTest {
   }
 
   @Test
+  void aMisspeltMethodIsAnErrorThatNamesTheNearest() {
+    assertThat(
+            onlyError(
+                rule("limit: 5", "window: 1m")
+                    .replace("{ path: /a }", "{ path: /a, methods: [GET, PSOT] }")))
+        .hasToString(
+            "ratelimit.yaml:3:39: rules[0] (a).match.methods[1]: \"PSOT\" is not an HTTP method,"
+                + " did you mean POST? (known: GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS,"
+                + " TRACE, PATCH)");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"PROPFIND", "FETCH", "G3T"})
+  void onlyKnownMethodsAreAccepted(String method) {
+    assertThat(
+            onlyError(
+                    rule("limit: 5", "window: 1m")
+                        .replace("{ path: /a }", "{ path: /a, methods: " + method + " }"))
+                .message())
+        .startsWith("\"" + method + "\" is not an HTTP method");
+  }
+
+  @Test
+  void methodsAreKnownInAnyCase() {
+    Rule rule =
+        parse(
+                rule("limit: 5", "window: 1m")
+                    .replace("{ path: /a }", "{ path: /a, methods: [patch, Delete] }"))
+            .rules()
+            .rules()
+            .get(0);
+    assertThat(CoreAccess.matches(rule, "PATCH", "/a")).isTrue();
+    assertThat(CoreAccess.matches(rule, "DELETE", "/a")).isTrue();
+    assertThat(CoreAccess.matches(rule, "GET", "/a")).isFalse();
+  }
+
+  @Test
+  void anEmptyMethodListIsAnError() {
+    ConfigError error =
+        onlyError(
+            rule("limit: 5", "window: 1m").replace("{ path: /a }", "{ path: /a, methods: [] }"));
+    assertThat(error.field()).isEqualTo("rules[0] (a).match.methods");
+    assertThat(error.message())
+        .isEqualTo(
+            "an empty list is no method at all; list the methods, or remove methods to match every"
+                + " method");
+  }
+
+  @Test
   void pathGivenAsAMappingIsAWrongType() {
     ConfigError error =
         onlyError(
