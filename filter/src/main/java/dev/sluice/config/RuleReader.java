@@ -4,12 +4,9 @@ import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
 import dev.sluice.core.PathPattern;
 import dev.sluice.core.Rule;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.yaml.snakeyaml.nodes.MappingNode;
@@ -34,11 +31,6 @@ final class RuleReader {
     "tiers"
   };
   private static final String ID = "[A-Za-z0-9_.-]{1,64}";
-
-  /** RFC 9110's methods and PATCH: a name outside them is a typo far more often than WebDAV. */
-  private static final String[] METHODS = {
-    "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"
-  };
 
   private final Problems problems;
   private final RuleValues defaults;
@@ -128,39 +120,12 @@ final class RuleReader {
           "an empty list matches nothing; give at least one path pattern");
       paths = null;
     }
-    List<Fields.Value> given = match.values("methods");
-    if (given != null && isEmptyList(match.where("methods"))) {
-      // An empty list reads as "none", yet a rule without methods matches every one.
-      problems.at(
-          match.where("methods"),
-          match.pathOf("methods"),
-          "an empty list is no method at all; list the methods, or remove methods to match every"
-              + " method");
-    }
-    for (Fields.Value method : given == null ? Collections.<Fields.Value>emptyList() : given) {
-      String name = method.text.toUpperCase(Locale.ROOT);
-      if (!Arrays.asList(METHODS).contains(name)) {
-        problems.at(
-            method.node,
-            method.path,
-            "\""
-                + method.text
-                + "\" is not an HTTP method"
-                + Nearest.hint(name, METHODS)
-                + " (known: "
-                + String.join(", ", METHODS)
-                + ")");
-      }
-      methods.add(name);
-    }
-    if (methods.contains("GET")) {
-      methods.add("HEAD"); // servlets answer HEAD by running doGet: the same work, the same limit
-    }
+    methods.addAll(MethodReader.read(match, problems));
     match.finish("path", "methods");
     return paths;
   }
 
-  private static boolean isEmptyList(Node node) {
+  static boolean isEmptyList(Node node) {
     return node instanceof SequenceNode && ((SequenceNode) node).getValue().isEmpty();
   }
 
