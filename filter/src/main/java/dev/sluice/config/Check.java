@@ -10,8 +10,8 @@ import java.nio.file.Paths;
 
 /**
  * {@code java -cp sluice-filter.jar dev.sluice.config.Check ratelimit.yaml}: prints OK or every
- * error with its file, line and field, and exits non-zero when the file would be rejected. Use it
- * in CI before shipping a change to the rules.
+ * error with its file, line and field, and exits non-zero when the file would be rejected; warnings
+ * are printed too but pass. Use it in CI before shipping a change to the rules.
  */
 public final class Check {
   private Check() {}
@@ -49,6 +49,9 @@ public final class Check {
               + " rules, store "
               + config.store()
               + (config.enabled() ? "" : "; disabled (enabled: false): nothing is limited"));
+      for (ConfigError warning : config.warnings()) {
+        err.println("warning: " + warning);
+      }
       return 0;
     } catch (InvalidConfigException e) {
       return invalid(args[0], e, err);

@@ -149,6 +149,9 @@ public final class LiveLimiter implements Closeable {
   }
 
   private void apply(Config config) {
+    for (ConfigError warning : config.warnings()) {
+      LOG.warning("Sluice: " + warning);
+    }
     if (!config.enabled()) {
       // The kill switch: nothing is limited. The counters of the rules stay through one such
       // apply (see Limiter.apply), so switching back on soon resumes their counts.

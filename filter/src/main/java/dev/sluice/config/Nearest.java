@@ -15,7 +15,7 @@ final class Nearest {
    * The one of {@code known} fewest edits away from {@code given} (the first on a tie), ignoring
    * case; null when none is within {@link #MAX_EDITS} or the word is too short for a guess.
    */
-  private static String to(String given, String... known) {
+  static String to(String given, String... known) {
     String nearest = null;
     int fewest = Math.min(MAX_EDITS, given.length() - 1);
     for (String candidate : known) {

@@ -34,11 +34,13 @@ final class RuleReader {
 
   private final Problems problems;
   private final RuleValues defaults;
+  private final TierReader tiers;
   private final Set<String> ids = new HashSet<>();
 
-  RuleReader(Problems problems, RuleValues defaults) {
+  RuleReader(Problems problems, RuleValues defaults, TierReader tiers) {
     this.problems = problems;
     this.defaults = defaults;
+    this.tiers = tiers;
   }
 
   /** Returns the rule, or null after reporting why it is not one. */
@@ -67,6 +69,8 @@ final class RuleReader {
     rule.shadow(Boolean.TRUE.equals(v.shadow));
     if (v.tiers != null) {
       for (Map.Entry<String, Long> tier : v.tiers.entrySet()) {
+        tiers.warnIfNeverGiven(
+            tier.getKey(), v.tierFields.where(tier.getKey()), v.tierFields.pathOf(tier.getKey()));
         Quota tiered = quota(v, tier.getValue(), "tiers");
         if (tiered != null && cost(v, tiered, tier.getKey()) > 0) {
           rule.tier(tier.getKey(), tiered);

@@ -101,6 +101,21 @@ class CheckTest {
   }
 
   @Test
+  void aWarningIsPrintedButPasses() throws IOException {
+    Path file =
+        write(
+            """
+            rules:
+              - { id: a, match: { path: /a }, key: ip, limit: 5, window: 1m, tiers: { gold: 50 } }
+            """);
+    assertThat(run(file.toString())).isZero();
+    assertThat(out()).startsWith("OK " + file + ": 1 rules");
+    assertThat(err())
+        .startsWith("warning: " + file + ":2:81: rules[0] (a).tiers.gold: no request is ever given")
+        .endsWith("; this limit never applies\n");
+  }
+
+  @Test
   void oneErrorIsCountedInTheSingular() throws IOException {
     Path file = write("rules: 5\n");
     assertThat(run(file.toString())).isEqualTo(1);

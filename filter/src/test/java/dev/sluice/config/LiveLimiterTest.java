@@ -177,6 +177,24 @@ class LiveLimiterTest {
   }
 
   @Test
+  void warningsAreLoggedAndTheRulesAreInForce() throws Exception {
+    Path file = dir.resolve("ratelimit.yaml");
+    Files.writeString(
+        file,
+        "rules:\n  - { id: hello, match: { path: /hello }, key: ip, limit: 1, window: 1m,"
+            + " tiers: { gold: 9 } }\n");
+    try (LogCapture log = LogCapture.of("dev.sluice.config");
+        LiveLimiter live = manual(file)) {
+      assertThat(admitted(live, 3)).isEqualTo(1);
+      assertThat(log.messages())
+          .filteredOn(m -> m.contains("tier gold"))
+          .singleElement()
+          .asString()
+          .startsWith("Sluice: " + file + ":2:");
+    }
+  }
+
+  @Test
   void aDeletedFileKeepsTheRulesInForce() throws Exception {
     Path file = write("1");
     try (LiveLimiter live = manual(file)) {
