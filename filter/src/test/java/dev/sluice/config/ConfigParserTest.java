@@ -15,6 +15,9 @@ import dev.sluice.core.Rules;
 import dev.sluice.core.TestRequest;
 import dev.sluice.store.MemoryStore;
 import dev.sluice.store.OnError;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -611,6 +614,18 @@ class ConfigParserTest {
     String yaml = "rules: []\n# " + "x".repeat(2_000_000) + "\n";
     assertThat(onlyError(yaml).message())
         .isEqualTo("the file has 2000013 characters; the most Sluice reads is 1048576");
+  }
+
+  @Test
+  void theSampleFileLoadsWithoutWarningsAndTrustsNoProxy() throws Exception {
+    Path sample = Paths.get("..", "ratelimit.yaml");
+    Config config = parse(Files.readString(sample));
+    assertThat(config.warnings()).isEmpty();
+    assertThat(config.rules().clientIp().trustedProxies()).isEmpty();
+    TestRequest local = TestRequest.get("/").from("127.0.0.1").header("X-Forwarded-For", "6.6.6.6");
+    assertThat(config.rules().clientIp().resolve(local))
+        .as("a local process cannot make up a client")
+        .isEqualTo("127.0.0.1");
   }
 
   @Test
