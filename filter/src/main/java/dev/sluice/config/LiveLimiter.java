@@ -15,7 +15,8 @@ import java.util.logging.Logger;
  * A limiter that follows its ratelimit.yaml: a valid change is in force within about a second and
  * keeps the counters of unchanged rules; an invalid change is logged with all its errors and the
  * last good rules stay (content once rejected is not parsed again while it stays). No file at all
- * means no limits (logged once) until one appears.
+ * means no limits (logged once) until one appears, as does an invalid first file, unless {@link
+ * OnInvalidConfig#REFUSE_START} was chosen: then there is no start.
  *
  * <p>The store is chosen from the first valid file and kept for the life of the limiter: counts
  * cannot move between stores, so a changed {@code store} section waits for a restart.
@@ -25,6 +26,7 @@ public final class LiveLimiter implements Closeable {
   static final long POLL_MILLIS = 1_000;
 
   private final ConfigSource source;
+  private final OnInvalidConfig onInvalid;
   private final StoreSettings storeSettings;
   private final Store store;
   private final Limiter limiter;
@@ -38,8 +40,9 @@ public final class LiveLimiter implements Closeable {
   private String lastProblem;
   private int parses;
 
-  private LiveLimiter(ConfigSource source, Clock clock, boolean watch) {
+  private LiveLimiter(ConfigSource source, OnInvalidConfig onInvalid, Clock clock, boolean watch) {
     this.source = source;
+    this.onInvalid = onInvalid;
     Config first = load();
     this.storeSettings = first == null ? StoreSettings.DEFAULT : first.store();
     this.store = storeSettings.open(clock);
@@ -50,14 +53,24 @@ public final class LiveLimiter implements Closeable {
     this.watcher = watch ? new ConfigWatcher(source.file(), this::reload, POLL_MILLIS) : null;
   }
 
-  /** Loads {@code source} and follows its changes on a daemon thread. */
+  /** Loads {@code source} and follows its changes on a daemon thread; serves if it is invalid. */
   public static LiveLimiter start(ConfigSource source) {
-    return new LiveLimiter(source, Clock.SYSTEM, true);
+    return start(source, OnInvalidConfig.SERVE);
+  }
+
+  /**
+   * Loads {@code source} and follows its changes on a daemon thread.
+   *
+   * @throws StartRefusedException if {@code onInvalid} refuses to start without a valid file and
+   *     there is none
+   */
+  public static LiveLimiter start(ConfigSource source, OnInvalidConfig onInvalid) {
+    return new LiveLimiter(source, onInvalid, Clock.SYSTEM, true);
   }
 
   /** Loads {@code source} once; {@link #reload()} follows changes when called. For tests. */
   public static LiveLimiter manual(ConfigSource source, Clock clock) {
-    return new LiveLimiter(source, clock, false);
+    return new LiveLimiter(source, OnInvalidConfig.SERVE, clock, false);
   }
 
   public Limiter limiter() {
@@ -90,7 +103,14 @@ public final class LiveLimiter implements Closeable {
     try {
       content = source.read();
     } catch (IOException e) {
-      report("Sluice cannot read " + source + " (" + e + "); the rules in force stay.");
+      report(
+          "Sluice cannot read "
+              + source
+              + " ("
+              + e
+              + ")"
+              + meanwhile("nothing is limited until it can be read", "the rules in force stay")
+              + ".");
       return null;
     } catch (InvalidConfigException e) {
       return reject(e.getMessage());
@@ -99,9 +119,9 @@ public final class LiveLimiter implements Closeable {
       report(
           "Sluice found no config at "
               + source
-              + (applied == null
-                  ? "; nothing is limited until it appears."
-                  : "; the last rules read stay in force."));
+              + meanwhile(
+                  "nothing is limited until it appears", "the last rules read stay in force")
+              + ".");
       return null;
     }
     if (Arrays.equals(content, applied)) {
@@ -135,9 +155,7 @@ public final class LiveLimiter implements Closeable {
     report(
         "Sluice rejected "
             + source
-            + (applied == null
-                ? "; nothing is limited until it is fixed"
-                : "; the last good rules stay in force")
+            + meanwhile("nothing is limited until it is fixed", "the last good rules stay in force")
             + ":\n"
             + errors);
     return null;
@@ -163,8 +181,25 @@ public final class LiveLimiter implements Closeable {
     LOG.info("Sluice: " + config.rules().rules().size() + " rules in force from " + source);
   }
 
-  /** Logs a problem once, not once per poll. */
+  /** "; " and what a problem means meanwhile: {@code none} while no rules were ever in force. */
+  private String meanwhile(String none, String kept) {
+    if (applied != null) {
+      return "; " + kept;
+    }
+    return "; "
+        + (onInvalid == OnInvalidConfig.REFUSE_START
+            ? "refusing to start (" + OnInvalidConfig.NAME + "=refuse_start)"
+            : none);
+  }
+
+  /**
+   * Logs a problem once, not once per poll. Under refuse_start, before any rules were in force (so
+   * at start-up), refuses instead: the application must not start.
+   */
   private void report(String problem) {
+    if (applied == null && onInvalid == OnInvalidConfig.REFUSE_START) {
+      throw new StartRefusedException(problem);
+    }
     if (!problem.equals(lastProblem)) {
       lastProblem = problem;
       LOG.log(Level.WARNING, problem);

@@ -2,6 +2,7 @@ package dev.sluice.config;
 
 import static dev.sluice.store.ManualClock.SECOND;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.LogCapture;
 import dev.sluice.core.RequestView;
@@ -192,6 +193,47 @@ class LiveLimiterTest {
           .asString()
           .startsWith("Sluice: " + file + ":2:");
     }
+  }
+
+  @Test
+  void underRefuseStartAnInvalidFileRefusesWithItsErrorsAndLogsNothing() throws Exception {
+    Path file = write("0");
+    try (LogCapture log = LogCapture.of("dev.sluice.config")) {
+      assertThatThrownBy(() -> refusingStart(file))
+          .isInstanceOf(StartRefusedException.class)
+          .hasMessage(
+              "Sluice rejected "
+                  + file
+                  + "; refusing to start (on_invalid_config=refuse_start):\n"
+                  + file
+                  + ":3:59: rules[0] (hello).limit: must be a whole number from 1 to 1000000000,"
+                  + " got \"0\"");
+      assertThat(log.messages()).as("the refusal says it all").isEmpty();
+    }
+  }
+
+  @Test
+  void underRefuseStartAMissingFileRefuses() {
+    Path missing = dir.resolve("ratelimit.yaml");
+    assertThatThrownBy(() -> refusingStart(missing))
+        .isInstanceOf(StartRefusedException.class)
+        .hasMessage(
+            "Sluice found no config at "
+                + missing
+                + "; refusing to start (on_invalid_config=refuse_start).");
+  }
+
+  @Test
+  void underRefuseStartAValidFileStartsAndALaterInvalidEditKeepsTheRules() throws Exception {
+    try (LiveLimiter live = refusingStart(write("1"))) {
+      write("0");
+      assertThat(live.reload()).isFalse();
+      assertThat(admitted(live, 3)).isEqualTo(1);
+    }
+  }
+
+  private static LiveLimiter refusingStart(Path file) {
+    return LiveLimiter.start(ConfigSource.of(file.toString(), null), OnInvalidConfig.REFUSE_START);
   }
 
   @Test
