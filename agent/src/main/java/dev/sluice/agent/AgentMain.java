@@ -14,7 +14,9 @@ import java.util.jar.Manifest;
  * class runs in the application's own class loader, before anything of the agent is set up.
  *
  * <p>Starting never throws and never stops the application: whatever fails is one line on stderr
- * and the application runs unlimited.
+ * and the application runs unlimited. (The one exception is asked for: {@code
+ * on_invalid_config=refuse_start} exits a starting JVM that has no valid rules; see {@code
+ * Installer}.)
  */
 public final class AgentMain {
   /** Set once the agent runs in this JVM, so a second -javaagent flag or attach is a no-op. */

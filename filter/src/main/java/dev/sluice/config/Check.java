@@ -1,6 +1,7 @@
 package dev.sluice.config;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,8 +10,8 @@ import java.nio.file.Paths;
 
 /**
  * {@code java -cp sluice-filter.jar dev.sluice.config.Check ratelimit.yaml}: prints OK or every
- * error with its file, line and field, and exits non-zero when the file would be rejected. Use it
- * in CI before shipping a change to the rules.
+ * error with its file, line and field, and exits non-zero when the file would be rejected; warnings
+ * are printed too but pass. Use it in CI before shipping a change to the rules.
  */
 public final class Check {
   private Check() {}
@@ -21,8 +22,8 @@ public final class Check {
   }
 
   /**
-   * Returns 0 when valid, 1 when invalid, 2 when the file cannot be read or no file is given;
-   * {@code command} is how the usage line names the command that was run.
+   * Returns 0 when valid, 1 when invalid, 2 when the file cannot be read, no file is given or
+   * SnakeYAML is missing; {@code command} is how messages name the command that was run.
    */
   public static int run(String command, String[] args, PrintStream out, PrintStream err) {
     if (args.length != 1) {
@@ -30,11 +31,13 @@ public final class Check {
       return 2;
     }
     String content;
-    try {
-      content = new String(Files.readAllBytes(Paths.get(args[0])), StandardCharsets.UTF_8);
+    try (InputStream in = Files.newInputStream(Paths.get(args[0]))) {
+      content = new String(ConfigSource.readBounded(in, args[0]), StandardCharsets.UTF_8);
     } catch (IOException | InvalidPathException e) {
       err.println(args[0] + ": cannot read: " + e);
       return 2;
+    } catch (InvalidConfigException e) {
+      return invalid(args[0], e, err);
     }
     try {
       Config config = ConfigParser.parse(args[0], content);
@@ -46,12 +49,29 @@ public final class Check {
               + " rules, store "
               + config.store()
               + (config.enabled() ? "" : "; disabled (enabled: false): nothing is limited"));
+      for (ConfigError warning : config.warnings()) {
+        err.println("warning: " + warning);
+      }
       return 0;
     } catch (InvalidConfigException e) {
-      err.println(e.getMessage());
+      return invalid(args[0], e, err);
+    } catch (NoClassDefFoundError e) {
+      // The plain jar leaves SnakeYAML to the application; run alone, it has none to lean on.
+      if (e.getMessage() == null || !e.getMessage().contains("snakeyaml")) {
+        throw e;
+      }
       err.println(
-          e.errors().size() + (e.errors().size() == 1 ? " error" : " errors") + " in " + args[0]);
-      return 1;
+          command
+              + " needs SnakeYAML (org.yaml:snakeyaml) on the class path: add its jar, or check"
+              + " with sluice-agent.jar or the javax jar, which bundle it");
+      return 2;
     }
+  }
+
+  private static int invalid(String file, InvalidConfigException e, PrintStream err) {
+    err.println(e.getMessage());
+    err.println(
+        e.errors().size() + (e.errors().size() == 1 ? " error" : " errors") + " in " + file);
+    return 1;
   }
 }

@@ -1,6 +1,8 @@
 package dev.sluice.config;
 
 import dev.sluice.core.Rules;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * A valid ratelimit.yaml: the rules to apply, the store to keep counts in, and whether Sluice is
@@ -10,11 +12,13 @@ public final class Config {
   private final StoreSettings store;
   private final Rules rules;
   private final boolean enabled;
+  private final List<ConfigError> warnings;
 
-  Config(StoreSettings store, Rules rules, boolean enabled) {
+  Config(StoreSettings store, Rules rules, boolean enabled, List<ConfigError> warnings) {
     this.store = store;
     this.rules = rules;
     this.enabled = enabled;
+    this.warnings = Collections.unmodifiableList(warnings);
   }
 
   /** False when the file says {@code enabled: false}; its rules are still checked, not applied. */
@@ -28,5 +32,10 @@ public final class Config {
 
   public Rules rules() {
     return rules;
+  }
+
+  /** What is valid but likely not meant, e.g. a rule's limit for a tier no request can have. */
+  public List<ConfigError> warnings() {
+    return warnings;
   }
 }

@@ -10,7 +10,6 @@ import dev.sluice.core.Tiers;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -122,14 +121,15 @@ public final class ConfigParser {
       defaultFields.finish(RuleValues.FIELDS);
     }
     ClientIp clientIp = clientIp(top.fields("client_ip"));
-    String apiKeyHeader = header(top, "api_key_header", Rules.DEFAULT_API_KEY_HEADER);
+    String apiKeyHeader = header(top, "api_key_header", Rules.DEFAULT_API_KEY_HEADER, problems);
     List<PathPattern> excludes = patterns(top, "exclude");
-    Tiers tiers = tiers(top.fields("tiers"));
+    TierReader tierReader = new TierReader(problems, !clientIp.trustedProxies().isEmpty());
+    Tiers tiers = tierReader.read(top.fields("tiers"));
     Cors cors = CorsReader.read(top.fields("cors"), problems);
     List<Rule> rules = new ArrayList<>();
     Node ruleList = top.take("rules");
     if (ruleList != null) {
-      RuleReader reader = new RuleReader(problems, defaults);
+      RuleReader reader = new RuleReader(problems, defaults, tierReader);
       List<Node> items = top.items(ruleList, "rules");
       for (int i = 0; i < items.size(); i++) {
         Rule rule = reader.read(items.get(i), "rules[" + i + "]");
@@ -152,7 +152,8 @@ public final class ConfigParser {
     return new Config(
         store,
         new Rules(rules, excludes, clientIp, tiers, apiKeyHeader, cors),
-        !Boolean.FALSE.equals(enabled));
+        !Boolean.FALSE.equals(enabled),
+        problems.warnings());
   }
 
   private ClientIp clientIp(Fields f) {
@@ -190,39 +191,8 @@ public final class ConfigParser {
         prefix == null || prefix > 128 ? ClientIp.DEFAULT_IPV6_PREFIX : prefix.intValue());
   }
 
-  private Tiers tiers(Fields f) {
-    if (f == null) {
-      return Tiers.NONE;
-    }
-    String header = header(f, "header", null);
-    Map<String, String> byKey = new HashMap<>();
-    Fields apiKeys = f.fields("api_keys");
-    if (apiKeys != null) {
-      for (String tier : apiKeys.names()) {
-        List<Fields.Value> keys = apiKeys.values(tier);
-        for (Fields.Value key : keys == null ? Collections.<Fields.Value>emptyList() : keys) {
-          if (key.text.trim().isEmpty()) {
-            problems.at(key.node, key.path, "an API key cannot be empty");
-            continue;
-          }
-          // The messages never repeat the key: it is a secret, and they end up in logs.
-          String other = byKey.put(key.text, tier);
-          if (other != null) {
-            problems.at(
-                key.node,
-                key.path,
-                other.equals(tier)
-                    ? "this API key appears twice in the tier"
-                    : "this API key is also in tier " + other + "; a key has one tier");
-          }
-        }
-      }
-    }
-    f.finish("header", "api_keys");
-    return new Tiers(header, byKey);
-  }
-
-  private String header(Fields f, String name, String fallback) {
+  /** A header name, or {@code fallback} when not given. */
+  static String header(Fields f, String name, String fallback, Problems problems) {
     String value = f.string(name);
     if (value != null && !value.matches(HEADER_NAME)) {
       problems.at(f.where(name), f.pathOf(name), "must be a header name, got \"" + value + "\"");

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Collections;
 import java.util.Map;
 
 /**
@@ -21,6 +22,10 @@ public final class ConfigSource {
   public static final String PROPERTY = "sluice.config";
   public static final String ENVIRONMENT = "SLUICE_CONFIG";
   public static final String DEFAULT = "ratelimit.yaml";
+
+  /** The most Sluice reads of a file: far beyond any real config, far below a heap's worth. */
+  static final int MAX_BYTES = 1 << 20;
+
   private static final String CLASSPATH = "classpath:";
 
   private final String name;
@@ -90,12 +95,20 @@ public final class ConfigSource {
     return loader == null ? null : loader.getResource(resource);
   }
 
-  /** The current content, or null if there is none. */
-  byte[] read() throws IOException {
+  /**
+   * The current content, or null if there is none. Content beyond {@link #MAX_BYTES} is rejected
+   * without being read: it would otherwise be read whole, every second, by the watcher.
+   */
+  byte[] read() throws IOException, InvalidConfigException {
     Path path = file();
     if (path != null) {
       try {
-        return Files.readAllBytes(path);
+        if (Files.size(path) > MAX_BYTES) {
+          throw tooLarge(name());
+        }
+        try (InputStream in = Files.newInputStream(path)) {
+          return readBounded(in, name());
+        }
       } catch (NoSuchFileException e) {
         return null;
       }
@@ -105,13 +118,36 @@ public final class ConfigSource {
       return null;
     }
     try (InputStream in = url.openStream()) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      byte[] buffer = new byte[8192];
-      for (int n; (n = in.read(buffer)) > 0; ) {
-        out.write(buffer, 0, n);
-      }
-      return out.toByteArray();
+      return readBounded(in, name());
     }
+  }
+
+  /**
+   * All of {@code in}, or an error naming {@code file} once more than {@link #MAX_BYTES} came: a
+   * file can grow after its size was checked, and a resource has none to check.
+   */
+  static byte[] readBounded(InputStream in, String file)
+      throws IOException, InvalidConfigException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] buffer = new byte[8192];
+    for (int n; (n = in.read(buffer)) > 0; ) {
+      out.write(buffer, 0, n);
+      if (out.size() > MAX_BYTES) {
+        throw tooLarge(file);
+      }
+    }
+    return out.toByteArray();
+  }
+
+  private static InvalidConfigException tooLarge(String file) {
+    return new InvalidConfigException(
+        Collections.singletonList(
+            new ConfigError(
+                file,
+                0,
+                0,
+                "",
+                "the file is larger than 1 MiB (" + MAX_BYTES + " bytes), the most Sluice reads")));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.sluice.config;
 
+import dev.sluice.http.Failures;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
@@ -28,6 +29,7 @@ final class ConfigWatcher implements Closeable {
 
   private final Thread thread;
   private final WatchService events;
+  private final Failures failures = new Failures(LOG);
   private volatile boolean closed;
 
   ConfigWatcher(Path file, Runnable reload, long pollMillis) {
@@ -79,8 +81,10 @@ final class ConfigWatcher implements Closeable {
         reload.run();
       } catch (InterruptedException | ClosedWatchServiceException e) {
         return;
-      } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, "Sluice config reload failed; will retry", e);
+      } catch (Throwable t) {
+        // Whatever one reload throws, even an Error, the next edit must still be seen: a thread
+        // that died here would leave the rules of that moment in force for good, silently.
+        failures.log("Sluice: a config reload failed; the next poll tries again", t);
       }
     }
   }

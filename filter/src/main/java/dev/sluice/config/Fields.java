@@ -21,6 +21,9 @@ import org.yaml.snakeyaml.nodes.Tag;
  * which is how typos surface.
  */
 final class Fields {
+  /** Said of a value that would be right as it is, were it not quoted: "5" is text, 5 a number. */
+  private static final String UNQUOTE = ": remove the quotes, which make it text";
+
   private final String path;
   private final Node node;
   private final Problems problems;
@@ -95,13 +98,17 @@ final class Fields {
     return new ArrayList<>(unread.keySet());
   }
 
-  /** Reports every field not taken. */
+  /** Reports every field not taken, with the known one it may be a typo of. */
   void finish(String... known) {
     for (Map.Entry<String, NodeTuple> unknown : unread.entrySet()) {
       problems.at(
           unknown.getValue().getKeyNode(),
           pathOf(unknown.getKey()),
-          "unknown field (known here: " + String.join(", ", known) + ")");
+          "unknown field"
+              + Nearest.hint(unknown.getKey(), known)
+              + " (known here: "
+              + String.join(", ", known)
+              + ")");
     }
     unread.clear();
   }
@@ -126,7 +133,10 @@ final class Fields {
       return Boolean.valueOf(
           ((ScalarNode) value).getValue().toLowerCase(Locale.ROOT).matches("true|yes|on|y"));
     }
-    problems.at(value, pathOf(name), "must be true or false");
+    boolean quotedBool =
+        value instanceof ScalarNode
+            && ((ScalarNode) value).getValue().toLowerCase(Locale.ROOT).matches("true|false");
+    problems.at(value, pathOf(name), "must be true or false" + (quotedBool ? UNQUOTE : ""));
     return null;
   }
 
@@ -238,20 +248,28 @@ final class Fields {
 
   private Long positive(Node value, String at) {
     String text = value instanceof ScalarNode ? ((ScalarNode) value).getValue() : null;
-    // No leading zero: YAML 1.1 reads 010 as octal 8, and no reader should have to guess.
-    if (text != null && value.getTag().equals(Tag.INT) && text.matches("\\+?[1-9][0-9_]{0,12}")) {
-      long n = Long.parseLong(text.replace("_", "").replace("+", ""));
-      if (n > 0 && n <= ConfigParser.MAX_COUNT) {
-        return n;
-      }
+    Long count = text == null ? null : count(text);
+    if (count != null && value.getTag().equals(Tag.INT)) {
+      return count;
     }
     problems.at(
         value,
         at,
         "must be a whole number from 1 to "
             + ConfigParser.MAX_COUNT
-            + (text == null ? "" : ", got \"" + text + "\""));
+            + (text == null ? "" : ", got \"" + text + "\"")
+            + (count != null ? UNQUOTE : ""));
     return null;
+  }
+
+  /** The number {@code text} writes, from 1 to {@link ConfigParser#MAX_COUNT}; else null. */
+  private static Long count(String text) {
+    // No leading zero: YAML 1.1 reads 010 as octal 8, and no reader should have to guess.
+    if (!text.matches("\\+?[1-9][0-9_]{0,12}")) {
+      return null;
+    }
+    long n = Long.parseLong(text.replace("_", "").replace("+", ""));
+    return n <= ConfigParser.MAX_COUNT ? n : null;
   }
 
   /** One single value of a list, with its place in the file. */

@@ -15,7 +15,9 @@ import java.util.logging.Logger;
 /**
  * A limiter that follows its ratelimit.yaml: a valid change is in force within about a second and
  * keeps the counters of unchanged rules; an invalid change is logged with all its errors and the
- * last good rules stay. No file at all means no limits (logged once) until one appears.
+ * last good rules stay (content once rejected is not parsed again while it stays). No file at all
+ * means no limits (logged once) until one appears, as does an invalid first file, unless {@link
+ * OnInvalidConfig#REFUSE_START} was chosen: then there is no start.
  *
  * <p>A valid change of the {@code store} section switches stores: requests from then on count in
  * the new store, afresh (counts cannot move between stores), and the old one is closed once the
@@ -27,6 +29,7 @@ public final class LiveLimiter implements Closeable {
   static final long POLL_MILLIS = 1_000;
 
   private final ConfigSource source;
+  private final OnInvalidConfig onInvalid;
   private final Function<StoreSettings, Store> opener;
   private final RetiredStores retired;
   private final Limiter limiter;
@@ -34,11 +37,22 @@ public final class LiveLimiter implements Closeable {
   private StoreSettings storeSettings;
   private Store store;
   private byte[] applied;
+
+  /** The content last rejected and its errors: parsed once, not at every poll while it stays. */
+  private byte[] rejected;
+
+  private String rejectedErrors;
   private String lastProblem;
+  private int parses;
 
   private LiveLimiter(
-      ConfigSource source, Clock clock, Function<StoreSettings, Store> opener, boolean watch) {
+      ConfigSource source,
+      OnInvalidConfig onInvalid,
+      Clock clock,
+      Function<StoreSettings, Store> opener,
+      boolean watch) {
     this.source = source;
+    this.onInvalid = onInvalid;
     this.opener = opener;
     this.retired = new RetiredStores(clock);
     Config first = load();
@@ -51,9 +65,20 @@ public final class LiveLimiter implements Closeable {
     this.watcher = watch ? new ConfigWatcher(source.file(), this::reload, POLL_MILLIS) : null;
   }
 
-  /** Loads {@code source} and follows its changes on a daemon thread. */
+  /** Loads {@code source} and follows its changes on a daemon thread; serves if it is invalid. */
   public static LiveLimiter start(ConfigSource source) {
-    return new LiveLimiter(source, Clock.SYSTEM, settings -> settings.open(Clock.SYSTEM), true);
+    return start(source, OnInvalidConfig.SERVE);
+  }
+
+  /**
+   * Loads {@code source} and follows its changes on a daemon thread.
+   *
+   * @throws StartRefusedException if {@code onInvalid} refuses to start without a valid file and
+   *     there is none
+   */
+  public static LiveLimiter start(ConfigSource source, OnInvalidConfig onInvalid) {
+    return new LiveLimiter(
+        source, onInvalid, Clock.SYSTEM, settings -> settings.open(Clock.SYSTEM), true);
   }
 
   /** Loads {@code source} once; {@link #reload()} follows changes when called. For tests. */
@@ -64,7 +89,7 @@ public final class LiveLimiter implements Closeable {
   /** {@link #manual(ConfigSource, Clock)} with stores from {@code opener}. */
   static LiveLimiter manual(
       ConfigSource source, Clock clock, Function<StoreSettings, Store> opener) {
-    return new LiveLimiter(source, clock, opener, false);
+    return new LiveLimiter(source, OnInvalidConfig.SERVE, clock, opener, false);
   }
 
   public Limiter limiter() {
@@ -88,42 +113,73 @@ public final class LiveLimiter implements Closeable {
     try {
       content = source.read();
     } catch (IOException e) {
-      report("Sluice cannot read " + source + " (" + e + "); the rules in force stay.");
+      report(
+          "Sluice cannot read "
+              + source
+              + " ("
+              + e
+              + ")"
+              + meanwhile("nothing is limited until it can be read", "the rules in force stay")
+              + ".");
       return null;
+    } catch (InvalidConfigException e) {
+      return reject(e.getMessage());
     }
     if (content == null) {
       report(
           "Sluice found no config at "
               + source
-              + (applied == null
-                  ? "; nothing is limited until it appears."
-                  : "; the last rules read stay in force."));
+              + meanwhile(
+                  "nothing is limited until it appears", "the last rules read stay in force")
+              + ".");
       return null;
     }
     if (Arrays.equals(content, applied)) {
-      lastProblem = null; // back to the rules in force: a problem that returns is news again
+      if (lastProblem != null) {
+        // Back to the rules in force: whoever saw the problem must learn it is over, and a problem
+        // that returns is news again.
+        LOG.info("Sluice: " + source + " is valid again and holds the rules in force");
+        lastProblem = null;
+      }
       return null;
     }
-    try {
-      Config config =
-          ConfigParser.parse(source.name(), new String(content, StandardCharsets.UTF_8));
-      applied = content;
-      lastProblem = null;
-      return config;
-    } catch (InvalidConfigException e) {
-      report(
-          "Sluice rejected "
-              + source
-              + (applied == null
-                  ? "; nothing is limited until it is " + "fixed"
-                  : "; the last good rules stay in force")
-              + ":\n"
-              + e.getMessage());
-      return null;
+    if (!Arrays.equals(content, rejected)) {
+      try {
+        parses++;
+        Config config =
+            ConfigParser.parse(source.name(), new String(content, StandardCharsets.UTF_8));
+        applied = content;
+        rejected = null;
+        lastProblem = null;
+        return config;
+      } catch (InvalidConfigException e) {
+        rejected = content;
+        rejectedErrors = e.getMessage();
+      }
     }
+    return reject(rejectedErrors);
+  }
+
+  /** Reports content rejected for {@code errors}; null, as there is nothing to apply. */
+  private Config reject(String errors) {
+    report(
+        "Sluice rejected "
+            + source
+            + meanwhile("nothing is limited until it is fixed", "the last good rules stay in force")
+            + ":\n"
+            + errors);
+    return null;
+  }
+
+  /** How many times content was parsed: for tests. */
+  int parses() {
+    return parses;
   }
 
   private void apply(Config config) {
+    for (ConfigError warning : config.warnings()) {
+      LOG.warning("Sluice: " + warning);
+    }
     // The kill switch limits nothing. The counters of the rules stay through one such apply (see
     // Limiter.apply), so switching back on soon resumes their counts.
     Rules rules = config.enabled() ? config.rules() : Rules.NONE;
@@ -154,8 +210,25 @@ public final class LiveLimiter implements Closeable {
     store = next;
   }
 
-  /** Logs a problem once, not once per poll. */
+  /** "; " and what a problem means meanwhile: {@code none} while no rules were ever in force. */
+  private String meanwhile(String none, String kept) {
+    if (applied != null) {
+      return "; " + kept;
+    }
+    return "; "
+        + (onInvalid == OnInvalidConfig.REFUSE_START
+            ? "refusing to start (" + OnInvalidConfig.NAME + "=refuse_start)"
+            : none);
+  }
+
+  /**
+   * Logs a problem once, not once per poll. Under refuse_start, before any rules were in force (so
+   * at start-up), refuses instead: the application must not start.
+   */
   private void report(String problem) {
+    if (applied == null && onInvalid == OnInvalidConfig.REFUSE_START) {
+      throw new StartRefusedException(problem);
+    }
     if (!problem.equals(lastProblem)) {
       lastProblem = problem;
       LOG.log(Level.WARNING, problem);

@@ -4,14 +4,15 @@ import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
 import dev.sluice.core.PathPattern;
 import dev.sluice.core.Rule;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /** Reads the rules of one file: each rule's own fields over the defaults, checked together. */
@@ -29,19 +30,22 @@ final class RuleReader {
     "shadow",
     "tiers"
   };
+  private static final String ID = "[A-Za-z0-9_.-]{1,64}";
 
   private final Problems problems;
   private final RuleValues defaults;
+  private final TierReader tiers;
   private final Set<String> ids = new HashSet<>();
 
-  RuleReader(Problems problems, RuleValues defaults) {
+  RuleReader(Problems problems, RuleValues defaults, TierReader tiers) {
     this.problems = problems;
     this.defaults = defaults;
+    this.tiers = tiers;
   }
 
   /** Returns the rule, or null after reporting why it is not one. */
   Rule read(Node node, String path) {
-    Fields f = new Fields(node, path, problems);
+    Fields f = new Fields(node, named(node, path), problems);
     if (!f.isMapping()) {
       return null; // reported; a rule that is not a mapping has no fields to complain about
     }
@@ -65,6 +69,8 @@ final class RuleReader {
     rule.shadow(Boolean.TRUE.equals(v.shadow));
     if (v.tiers != null) {
       for (Map.Entry<String, Long> tier : v.tiers.entrySet()) {
+        tiers.warnIfNeverGiven(
+            tier.getKey(), v.tierFields.where(tier.getKey()), v.tierFields.pathOf(tier.getKey()));
         Quota tiered = quota(v, tier.getValue(), "tiers");
         if (tiered != null && cost(v, tiered, tier.getKey()) > 0) {
           rule.tier(tier.getKey(), tiered);
@@ -72,6 +78,28 @@ final class RuleReader {
       }
     }
     return problems.isEmpty() ? rule.build() : null;
+  }
+
+  /**
+   * {@code path} with the rule's id, as in {@code rules[2] (api-per-ip)}: people know their rules
+   * by id, not by position. The bare path while the id is missing or invalid (reported by {@link
+   * #id}).
+   */
+  private static String named(Node node, String path) {
+    if (!(node instanceof MappingNode)) {
+      return path;
+    }
+    for (NodeTuple field : ((MappingNode) node).getValue()) {
+      Node key = field.getKeyNode();
+      Node value = field.getValueNode();
+      if (key instanceof ScalarNode
+          && "id".equals(((ScalarNode) key).getValue())
+          && value instanceof ScalarNode
+          && ((ScalarNode) value).getValue().matches(ID)) {
+        return path + " (" + ((ScalarNode) value).getValue() + ")";
+      }
+    }
+    return path;
   }
 
   /** The path patterns of {@code match}, adding its methods to {@code methods}; null if none. */
@@ -96,21 +124,12 @@ final class RuleReader {
           "an empty list matches nothing; give at least one path pattern");
       paths = null;
     }
-    List<Fields.Value> given = match.values("methods");
-    for (Fields.Value method : given == null ? Collections.<Fields.Value>emptyList() : given) {
-      if (!method.text.matches("[A-Za-z]+")) {
-        problems.at(method.node, method.path, "\"" + method.text + "\" is not an HTTP method");
-      }
-      methods.add(method.text.toUpperCase(Locale.ROOT));
-    }
-    if (methods.contains("GET")) {
-      methods.add("HEAD"); // servlets answer HEAD by running doGet: the same work, the same limit
-    }
+    methods.addAll(MethodReader.read(match, problems));
     match.finish("path", "methods");
     return paths;
   }
 
-  private static boolean isEmptyList(Node node) {
+  static boolean isEmptyList(Node node) {
     return node instanceof SequenceNode && ((SequenceNode) node).getValue().isEmpty();
   }
 
@@ -120,7 +139,7 @@ final class RuleReader {
       if (f.where("id") == f.node()) {
         problems.at(f.node(), f.pathOf("id"), "missing: every rule needs an id");
       }
-    } else if (!id.matches("[A-Za-z0-9_.-]{1,64}")) {
+    } else if (!id.matches(ID)) {
       problems.at(
           f.where("id"),
           f.pathOf("id"),

@@ -27,6 +27,10 @@ final class RuleValues {
   OnError onError;
   Boolean shadow;
   Map<String, Long> tiers;
+
+  /** Where {@link #tiers} were given: in the rule, or in the defaults. */
+  Fields tierFields;
+
   private Fields source;
   private RuleValues fallback;
 
@@ -48,9 +52,9 @@ final class RuleValues {
     v.cost = f.positive("cost");
     v.onError = f.choice("on_error", OnError.class);
     v.shadow = f.bool("shadow");
-    Fields tierFields = f.fields("tiers");
-    if (tierFields != null) {
-      v.tiers = tierLimits(tierFields);
+    v.tierFields = f.fields("tiers");
+    if (v.tierFields != null) {
+      v.tiers = tierLimits(v.tierFields);
     }
     return v;
   }
@@ -80,6 +84,7 @@ final class RuleValues {
     v.onError = onError != null ? onError : defaults.onError;
     v.shadow = shadow != null ? shadow : defaults.shadow;
     v.tiers = tiers != null ? tiers : defaults.tiers;
+    v.tierFields = tiers != null ? tierFields : defaults.tierFields;
     return v;
   }
 

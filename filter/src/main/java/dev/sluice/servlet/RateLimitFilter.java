@@ -2,6 +2,8 @@ package dev.sluice.servlet;
 
 import dev.sluice.config.ConfigSource;
 import dev.sluice.config.LiveLimiter;
+import dev.sluice.config.OnInvalidConfig;
+import dev.sluice.config.StartRefusedException;
 import dev.sluice.http.Enforcer;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -12,6 +14,7 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.Map;
 
 /**
  * Rate-limits a web application by ratelimit.yaml. Register it in web.xml on {@code /*}:
@@ -28,7 +31,10 @@ import java.io.IOException;
  * }</pre>
  *
  * <p>The {@code config} init-param is optional; see {@link ConfigSource} for where the file is
- * looked for otherwise. A request is counted once, whatever dispatchers the mapping names.
+ * looked for otherwise. So is {@code on_invalid_config}: {@code refuse_start} fails {@link #init}
+ * (and so the application's start) when there is no valid file, where the default serves unlimited
+ * until one appears (see {@link OnInvalidConfig}). A request is counted once, whatever dispatchers
+ * the mapping names.
  */
 public class RateLimitFilter implements Filter {
   private LiveLimiter live;
@@ -37,9 +43,16 @@ public class RateLimitFilter implements Filter {
   @Override
   public void init(FilterConfig config) throws ServletException {
     ClassLoader loader = config.getServletContext().getClassLoader();
-    live =
-        LiveLimiter.start(
-            ConfigSource.locate(config.getInitParameter("config"), System.getenv(), loader));
+    Map<String, String> environment = System.getenv();
+    try {
+      live =
+          LiveLimiter.start(
+              ConfigSource.locate(config.getInitParameter("config"), environment, loader),
+              OnInvalidConfig.locate(config.getInitParameter(OnInvalidConfig.NAME), environment));
+    } catch (StartRefusedException e) {
+      // The container then refuses the whole application: the failed deploy that was asked for.
+      throw new ServletException(e.getMessage(), e);
+    }
     enforcer = new Enforcer(live.limiter());
   }
 

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.RandomAccessFile;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,9 +80,39 @@ class CheckTest {
         .hasSize(4)
         .satisfiesExactly(
             line -> assertThat(line).startsWith(file + ":1:16: store.type: "),
-            line -> assertThat(line).startsWith(file + ":6:12: rules[0].limit: "),
-            line -> assertThat(line).startsWith(file + ":7:13: rules[0].window: "),
+            line -> assertThat(line).startsWith(file + ":6:12: rules[0] (a).limit: "),
+            line -> assertThat(line).startsWith(file + ":7:13: rules[0] (a).window: "),
             line -> assertThat(line).isEqualTo("3 errors in " + file));
+  }
+
+  @Test
+  void aMisspeltMethodFailsTheCheck() throws IOException {
+    Path file =
+        write(
+            "rules:\n"
+                + "  - { id: a, match: { path: /a, methods: [PSOT] }, key: ip, limit: 5, window: 1m"
+                + " }\n");
+    assertThat(run(file.toString())).isEqualTo(1);
+    assertThat(err())
+        .startsWith(
+            file
+                + ":2:43: rules[0] (a).match.methods[0]: \"PSOT\" is not an HTTP method, did you"
+                + " mean POST?");
+  }
+
+  @Test
+  void aWarningIsPrintedButPasses() throws IOException {
+    Path file =
+        write(
+            """
+            rules:
+              - { id: a, match: { path: /a }, key: ip, limit: 5, window: 1m, tiers: { gold: 50 } }
+            """);
+    assertThat(run(file.toString())).isZero();
+    assertThat(out()).startsWith("OK " + file + ": 1 rules");
+    assertThat(err())
+        .startsWith("warning: " + file + ":2:81: rules[0] (a).tiers.gold: no request is ever given")
+        .endsWith("; this limit never applies\n");
   }
 
   @Test
@@ -133,5 +167,60 @@ class CheckTest {
             """);
     assertThat(run(file.toString())).isZero();
     assertThat(out()).contains(": 1 rules, ").contains("disabled (enabled: false)");
+  }
+
+  @Test
+  void aHugeFileIsInvalidAndNotReadWhole() throws IOException {
+    Path file = dir.resolve("huge.yaml");
+    try (RandomAccessFile huge = new RandomAccessFile(file.toFile(), "rw")) {
+      huge.setLength(300L << 20); // sparse: 300 MB that take no disk and no time to make
+    }
+    assertThat(run(file.toString())).isEqualTo(1);
+    assertThat(err())
+        .startsWith(file + ": the file is larger than 1 MiB (1048576 bytes)")
+        .endsWith("1 error in " + file + "\n");
+  }
+
+  @Test
+  void withoutSnakeYamlItSaysWhatIsMissingInOneSentence() throws Exception {
+    Path file = write("rules: []\n");
+    try (URLClassLoader plainJar = withoutSnakeYaml()) {
+      Method check =
+          plainJar
+              .loadClass(Check.class.getName())
+              .getMethod("run", String.class, String[].class, PrintStream.class, PrintStream.class);
+      Object code =
+          check.invoke(
+              null,
+              "check",
+              new String[] {file.toString()},
+              new PrintStream(out, true, StandardCharsets.UTF_8),
+              new PrintStream(err, true, StandardCharsets.UTF_8));
+      assertThat(code).isEqualTo(2);
+    }
+    assertThat(out()).isEmpty();
+    assertThat(err())
+        .isEqualTo(
+            "check needs SnakeYAML (org.yaml:snakeyaml) on the class path: add its jar, or check"
+                + " with sluice-agent.jar or the javax jar, which bundle it\n");
+  }
+
+  /**
+   * Sluice's classes as the plain jar has them, without SnakeYAML beside them: the parent of this
+   * loader refuses both, so Sluice's come from the loader itself and SnakeYAML's from nowhere.
+   */
+  private static URLClassLoader withoutSnakeYaml() {
+    URL classes = Check.class.getProtectionDomain().getCodeSource().getLocation();
+    ClassLoader refusing =
+        new ClassLoader(CheckTest.class.getClassLoader()) {
+          @Override
+          protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (name.startsWith("org.yaml.") || name.startsWith("dev.sluice.")) {
+              throw new ClassNotFoundException(name);
+            }
+            return super.loadClass(name, resolve);
+          }
+        };
+    return new URLClassLoader(new URL[] {classes}, refusing);
   }
 }

@@ -15,6 +15,9 @@ import dev.sluice.core.Rules;
 import dev.sluice.core.TestRequest;
 import dev.sluice.store.MemoryStore;
 import dev.sluice.store.OnError;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -224,8 +227,8 @@ class ConfigParserTest {
     assertThat(error.field()).isEqualTo("rule");
     assertThat(error.message())
         .isEqualTo(
-            "unknown field (known here: enabled, store, fleet, defaults, client_ip,"
-                + " api_key_header, exclude, tiers, rules, cors)");
+            "unknown field, did you mean rules? (known here: enabled, store, fleet, defaults,"
+                + " client_ip, api_key_header, exclude, tiers, rules, cors)");
   }
 
   @Test
@@ -503,13 +506,13 @@ class ConfigParserTest {
             "2 store.type",
             "6 client_ip.trusted_proxies[1]",
             "7 api_key_header",
-            "12 rules[0].limit",
-            "14 rules[1].id",
-            "18 rules[1].window",
-            "19 rules[1].colour");
+            "12 rules[0] (a).limit",
+            "14 rules[1] (a).id",
+            "18 rules[1] (a).window",
+            "19 rules[1] (a).colour");
     assertThat(errors(yaml).get(3))
         .hasToString(
-            "ratelimit.yaml:12:12: rules[0].limit: must be a whole number from 1 to 1000000000,"
+            "ratelimit.yaml:12:12: rules[0] (a).limit: must be a whole number from 1 to 1000000000,"
                 + " got \"abc\"");
   }
 
@@ -611,6 +614,18 @@ class ConfigParserTest {
     String yaml = "rules: []\n# " + "x".repeat(2_000_000) + "\n";
     assertThat(onlyError(yaml).message())
         .isEqualTo("the file has 2000013 characters; the most Sluice reads is 1048576");
+  }
+
+  @Test
+  void theSampleFileLoadsWithoutWarningsAndTrustsNoProxy() throws Exception {
+    Path sample = Paths.get("..", "ratelimit.yaml");
+    Config config = parse(Files.readString(sample));
+    assertThat(config.warnings()).isEmpty();
+    assertThat(config.rules().clientIp().trustedProxies()).isEmpty();
+    TestRequest local = TestRequest.get("/").from("127.0.0.1").header("X-Forwarded-For", "6.6.6.6");
+    assertThat(config.rules().clientIp().resolve(local))
+        .as("a local process cannot make up a client")
+        .isEqualTo("127.0.0.1");
   }
 
   @Test

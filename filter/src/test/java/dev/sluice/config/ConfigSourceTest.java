@@ -1,8 +1,10 @@
 package dev.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
+import java.io.InputStream;
+import java.io.RandomAccessFile;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
@@ -74,7 +76,7 @@ class ConfigSourceTest {
   }
 
   @Test
-  void fileIsReadAndWatched() throws IOException {
+  void fileIsReadAndWatched() throws Exception {
     Path file = Files.writeString(dir.resolve("rl.yaml"), "rules: []\n");
     ConfigSource source = ConfigSource.of(file.toString(), LOADER);
     assertThat(source.file()).isEqualTo(file);
@@ -83,12 +85,12 @@ class ConfigSourceTest {
   }
 
   @Test
-  void missingFileReadsAsNull() throws IOException {
+  void missingFileReadsAsNull() throws Exception {
     assertThat(ConfigSource.of(dir.resolve("absent.yaml").toString(), LOADER).read()).isNull();
   }
 
   @Test
-  void classpathResourceOnDiskIsAWatchedFile() throws IOException {
+  void classpathResourceOnDiskIsAWatchedFile() throws Exception {
     ConfigSource source = ConfigSource.locate("classpath:sluice-test/ratelimit.yaml", ENV, LOADER);
     assertThat(source.file()).isNotNull().isRegularFile();
     assertThat(source.file().endsWith(Paths.get("sluice-test", "ratelimit.yaml"))).isTrue();
@@ -97,14 +99,14 @@ class ConfigSourceTest {
   }
 
   @Test
-  void classpathLeadingSlashIsIgnored() throws IOException {
+  void classpathLeadingSlashIsIgnored() throws Exception {
     ConfigSource source = ConfigSource.of("classpath:/sluice-test/ratelimit.yaml", LOADER);
     assertThat(source.file()).isNotNull();
     assertThat(source.read()).isNotEmpty();
   }
 
   @Test
-  void classpathResourceInAJarIsReadButNotWatched() throws IOException {
+  void classpathResourceInAJarIsReadButNotWatched() throws Exception {
     Path jar = dir.resolve("config.jar");
     try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
       out.putNextEntry(new JarEntry("in-jar/ratelimit.yaml"));
@@ -120,7 +122,7 @@ class ConfigSourceTest {
   }
 
   @Test
-  void missingClasspathResourceReadsAsNull() throws IOException {
+  void missingClasspathResourceReadsAsNull() throws Exception {
     ConfigSource source = ConfigSource.of("classpath:sluice-test/absent.yaml", LOADER);
     assertThat(source.file()).isNull();
     assertThat(source.read()).isNull();
@@ -128,7 +130,7 @@ class ConfigSourceTest {
   }
 
   @Test
-  void largeResourceIsReadWhole() throws IOException {
+  void largeResourceIsReadWhole() throws Exception {
     byte[] content = "# padding\n".repeat(5000).getBytes(StandardCharsets.UTF_8);
     Path jar = dir.resolve("big.jar");
     try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
@@ -138,6 +140,67 @@ class ConfigSourceTest {
     }
     try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
       assertThat(ConfigSource.of("classpath:big.yaml", loader).read()).isEqualTo(content);
+    }
+  }
+
+  @Test
+  void aFileOverOneMebibyteIsRejectedUnread() throws Exception {
+    Path file = dir.resolve("huge.yaml");
+    try (RandomAccessFile huge = new RandomAccessFile(file.toFile(), "rw")) {
+      huge.setLength(300L << 20); // sparse: 300 MB that take no disk and no time to make
+    }
+    assertThatThrownBy(() -> ConfigSource.of(file.toString(), LOADER).read())
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessage(
+            file + ": the file is larger than 1 MiB (1048576 bytes), the most Sluice reads");
+  }
+
+  @Test
+  void aFileOfExactlyOneMebibyteIsRead() throws Exception {
+    Path file = Files.write(dir.resolve("full.yaml"), new byte[ConfigSource.MAX_BYTES]);
+    assertThat(ConfigSource.of(file.toString(), LOADER).read()).hasSize(ConfigSource.MAX_BYTES);
+  }
+
+  @Test
+  void aStreamWithoutEndIsCutJustPastTheLimit() {
+    CountingEndlessStream endless = new CountingEndlessStream();
+    assertThatThrownBy(() -> ConfigSource.readBounded(endless, "endless"))
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessageStartingWith("endless: the file is larger than 1 MiB");
+    assertThat(endless.served)
+        .isBetween((long) ConfigSource.MAX_BYTES, ConfigSource.MAX_BYTES + 8192L);
+  }
+
+  @Test
+  void aResourceOverOneMebibyteIsRejected() throws Exception {
+    Path jar = dir.resolve("huge.jar");
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+      out.putNextEntry(new JarEntry("huge.yaml"));
+      out.write(new byte[ConfigSource.MAX_BYTES + 1]);
+      out.closeEntry();
+    }
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
+      assertThatThrownBy(() -> ConfigSource.of("classpath:huge.yaml", loader).read())
+          .isInstanceOf(InvalidConfigException.class)
+          .hasMessageContaining("larger than 1 MiB");
+    }
+  }
+
+  /** Spaces forever, counting what it served. */
+  private static final class CountingEndlessStream extends InputStream {
+    long served;
+
+    @Override
+    public int read() {
+      served++;
+      return ' ';
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) {
+      java.util.Arrays.fill(buffer, offset, offset + length, (byte) ' ');
+      served += length;
+      return length;
     }
   }
 }

@@ -94,7 +94,8 @@ class FieldsTest {
     assertThat(reported())
         .containsExactly(
             "1:4 top.s: must be a single value",
-            "2:4 top.n: must be a whole number from 1 to 1000000000, got \"5\"",
+            "2:4 top.n: must be a whole number from 1 to 1000000000, got \"5\": remove the quotes,"
+                + " which make it text",
             "3:4 top.b: must be true or false",
             "4:4 top.l: must be a single value or a list of values",
             "5:4 top.m: must be a mapping of fields",

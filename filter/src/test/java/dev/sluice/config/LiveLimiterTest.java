@@ -2,6 +2,7 @@ package dev.sluice.config;
 
 import static dev.sluice.store.ManualClock.SECOND;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.LogCapture;
 import dev.sluice.algo.Algorithm;
@@ -11,6 +12,7 @@ import dev.sluice.store.Counters;
 import dev.sluice.store.ManualClock;
 import dev.sluice.store.Permit;
 import dev.sluice.store.Store;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -137,6 +139,115 @@ class LiveLimiterTest {
       live.reload();
       assertThat(log.messages()).filteredOn(w -> w.contains("rejected")).hasSize(2);
     }
+  }
+
+  @Test
+  void unchangedInvalidContentIsParsedOnce() throws Exception {
+    try (LiveLimiter live = manual(write("0"))) {
+      live.reload();
+      live.reload();
+      live.reload();
+      assertThat(live.parses()).isEqualTo(1);
+      write("3");
+      assertThat(live.reload()).isTrue();
+      assertThat(live.parses()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aHugeFileIsRejectedUnreadAndTheRulesStay() throws Exception {
+    Path file = write("1");
+    try (LogCapture log = LogCapture.of("dev.sluice.config");
+        LiveLimiter live = manual(file)) {
+      try (RandomAccessFile huge = new RandomAccessFile(file.toFile(), "rw")) {
+        huge.setLength(300L << 20); // sparse: 300 MB that take no disk and no time to make
+      }
+      assertThat(live.reload()).isFalse();
+      assertThat(live.reload()).isFalse();
+      assertThat(live.parses()).as("the first file only").isEqualTo(1);
+      assertThat(admitted(live, 5)).isEqualTo(1);
+      assertThat(log.messages())
+          .filteredOn(m -> m.contains("larger than 1 MiB"))
+          .singleElement()
+          .asString()
+          .startsWith("Sluice rejected " + file + "; the last good rules stay in force:\n");
+    }
+  }
+
+  @Test
+  void aRevertToTheRulesInForceSaysTheyAreValidAgainOnce() throws Exception {
+    Path file = write("2");
+    try (LogCapture log = LogCapture.of("dev.sluice.config");
+        LiveLimiter live = manual(file)) {
+      live.reload();
+      write("0");
+      live.reload();
+      write("2");
+      assertThat(live.reload()).as("nothing new to apply").isFalse();
+      live.reload();
+      assertThat(log.messages())
+          .filteredOn(m -> m.contains("valid again"))
+          .containsExactly("Sluice: " + file + " is valid again and holds the rules in force");
+    }
+  }
+
+  @Test
+  void warningsAreLoggedAndTheRulesAreInForce() throws Exception {
+    Path file = dir.resolve("ratelimit.yaml");
+    Files.writeString(
+        file,
+        "rules:\n  - { id: hello, match: { path: /hello }, key: ip, limit: 1, window: 1m,"
+            + " tiers: { gold: 9 } }\n");
+    try (LogCapture log = LogCapture.of("dev.sluice.config");
+        LiveLimiter live = manual(file)) {
+      assertThat(admitted(live, 3)).isEqualTo(1);
+      assertThat(log.messages())
+          .filteredOn(m -> m.contains("tier gold"))
+          .singleElement()
+          .asString()
+          .startsWith("Sluice: " + file + ":2:");
+    }
+  }
+
+  @Test
+  void underRefuseStartAnInvalidFileRefusesWithItsErrorsAndLogsNothing() throws Exception {
+    Path file = write("0");
+    try (LogCapture log = LogCapture.of("dev.sluice.config")) {
+      assertThatThrownBy(() -> refusingStart(file))
+          .isInstanceOf(StartRefusedException.class)
+          .hasMessage(
+              "Sluice rejected "
+                  + file
+                  + "; refusing to start (on_invalid_config=refuse_start):\n"
+                  + file
+                  + ":3:59: rules[0] (hello).limit: must be a whole number from 1 to 1000000000,"
+                  + " got \"0\"");
+      assertThat(log.messages()).as("the refusal says it all").isEmpty();
+    }
+  }
+
+  @Test
+  void underRefuseStartAMissingFileRefuses() {
+    Path missing = dir.resolve("ratelimit.yaml");
+    assertThatThrownBy(() -> refusingStart(missing))
+        .isInstanceOf(StartRefusedException.class)
+        .hasMessage(
+            "Sluice found no config at "
+                + missing
+                + "; refusing to start (on_invalid_config=refuse_start).");
+  }
+
+  @Test
+  void underRefuseStartAValidFileStartsAndALaterInvalidEditKeepsTheRules() throws Exception {
+    try (LiveLimiter live = refusingStart(write("1"))) {
+      write("0");
+      assertThat(live.reload()).isFalse();
+      assertThat(admitted(live, 3)).isEqualTo(1);
+    }
+  }
+
+  private static LiveLimiter refusingStart(Path file) {
+    return LiveLimiter.start(ConfigSource.of(file.toString(), null), OnInvalidConfig.REFUSE_START);
   }
 
   @Test

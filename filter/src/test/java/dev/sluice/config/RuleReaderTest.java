@@ -38,8 +38,9 @@ class RuleReaderTest {
     ConfigError error = onlyError(rule("limit: 5", "window: 1m", "limt: 6"));
     assertThat(error.line()).isEqualTo(7);
     assertThat(error.column()).isEqualTo(5);
-    assertThat(error.field()).isEqualTo("rules[0].limt");
-    assertThat(error.message()).startsWith("unknown field (known here: id, match, key, limit,");
+    assertThat(error.field()).isEqualTo("rules[0] (a).limt");
+    assertThat(error.message())
+        .startsWith("unknown field, did you mean limit? (known here: id, match, key, limit,");
   }
 
   @Test
@@ -56,7 +57,7 @@ class RuleReaderTest {
                     limit: 5
                     window: 1m
                 """))
-        .containsExactly("5 rules[0].match.method");
+        .containsExactly("5 rules[0] (a).match.method");
   }
 
   @ParameterizedTest
@@ -79,7 +80,7 @@ class RuleReaderTest {
     ConfigError error = onlyError(rule("limit: " + limit, "window: 1m"));
     assertThat(error.line()).isEqualTo(5);
     assertThat(error.column()).isEqualTo(12);
-    assertThat(error.field()).isEqualTo("rules[0].limit");
+    assertThat(error.field()).isEqualTo("rules[0] (a).limit");
     assertThat(error.message()).startsWith("must be a whole number from 1 to 1000000000");
   }
 
@@ -87,8 +88,19 @@ class RuleReaderTest {
   void limitMessageQuotesTheValue() {
     assertThat(onlyError(rule("limit: 0", "window: 1m")))
         .hasToString(
-            "ratelimit.yaml:5:12: rules[0].limit: must be a whole number from 1 to 1000000000,"
+            "ratelimit.yaml:5:12: rules[0] (a).limit: must be a whole number from 1 to 1000000000,"
                 + " got \"0\"");
+  }
+
+  @Test
+  void aQuotedNumberIsToldToLoseItsQuotes() {
+    assertThat(onlyError(rule("limit: \"5\"", "window: 1m")))
+        .hasToString(
+            "ratelimit.yaml:5:12: rules[0] (a).limit: must be a whole number from 1 to 1000000000,"
+                + " got \"5\": remove the quotes, which make it text");
+    assertThat(onlyError(rule("limit: '0'", "window: 1m")).message())
+        .as("still wrong without them")
+        .isEqualTo("must be a whole number from 1 to 1000000000, got \"0\"");
   }
 
   @Test
@@ -119,7 +131,7 @@ class RuleReaderTest {
   void windowMustBeADuration(String window) {
     ConfigError error = onlyError(rule("limit: 5", "window: '" + window + "'"));
     assertThat(error.line()).isEqualTo(6);
-    assertThat(error.field()).isEqualTo("rules[0].window");
+    assertThat(error.field()).isEqualTo("rules[0] (a).window");
     assertThat(error.message())
         .isEqualTo(
             "must be a duration from 1ms to 365d such as 500ms, 1s, 1m, 1h or 1d, got \""
@@ -129,17 +141,19 @@ class RuleReaderTest {
 
   @Test
   void windowMustBeASingleValue() {
-    assertThat(places(rule("limit: 5", "window: [1m]"))).containsExactly("6 rules[0].window");
+    assertThat(places(rule("limit: 5", "window: [1m]"))).containsExactly("6 rules[0] (a).window");
   }
 
   @Test
   void shadowMustBeABoolean() {
     ConfigError error = onlyError(rule("limit: 5", "window: 1m", "shadow: maybe"));
     assertThat(error.line()).isEqualTo(7);
-    assertThat(error.field()).isEqualTo("rules[0].shadow");
+    assertThat(error.field()).isEqualTo("rules[0] (a).shadow");
     assertThat(error.message()).isEqualTo("must be true or false");
-    assertThat(onlyError(rule("limit: 5", "window: 1m", "shadow: 'true'")).field())
-        .isEqualTo("rules[0].shadow");
+    ConfigError quoted = onlyError(rule("limit: 5", "window: 1m", "shadow: 'true'"));
+    assertThat(quoted.field()).isEqualTo("rules[0] (a).shadow");
+    assertThat(quoted.message())
+        .isEqualTo("must be true or false: remove the quotes, which make it text");
   }
 
   @Test
@@ -156,9 +170,9 @@ class RuleReaderTest {
             errors(rule("limit: 5", "window: 1m", "algorithm: leaky_bucket", "on_error: explode")))
         .extracting(ConfigError::toString)
         .containsExactly(
-            "ratelimit.yaml:7:16: rules[0].algorithm: must be one of fixed_window, sliding_window,"
-                + " token_bucket, got \"leaky_bucket\"",
-            "ratelimit.yaml:8:15: rules[0].on_error: must be one of fail_open, fail_closed, got"
+            "ratelimit.yaml:7:16: rules[0] (a).algorithm: must be one of fixed_window,"
+                + " sliding_window, token_bucket, got \"leaky_bucket\"",
+            "ratelimit.yaml:8:15: rules[0] (a).on_error: must be one of fail_open, fail_closed, got"
                 + " \"explode\"");
   }
 
@@ -190,7 +204,56 @@ class RuleReaderTest {
                     limit: 5
                     window: 1m
                 """))
-        .containsExactly("7 rules[0].match.methods[1]", "8 rules[0].match.methods[2]");
+        .containsExactly("7 rules[0] (a).match.methods[1]", "8 rules[0] (a).match.methods[2]");
+  }
+
+  @Test
+  void aMisspeltMethodIsAnErrorThatNamesTheNearest() {
+    assertThat(
+            onlyError(
+                rule("limit: 5", "window: 1m")
+                    .replace("{ path: /a }", "{ path: /a, methods: [GET, PSOT] }")))
+        .hasToString(
+            "ratelimit.yaml:3:39: rules[0] (a).match.methods[1]: \"PSOT\" is not an HTTP method,"
+                + " did you mean POST? (known: GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS,"
+                + " TRACE, PATCH)");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"PROPFIND", "FETCH", "G3T"})
+  void onlyKnownMethodsAreAccepted(String method) {
+    assertThat(
+            onlyError(
+                    rule("limit: 5", "window: 1m")
+                        .replace("{ path: /a }", "{ path: /a, methods: " + method + " }"))
+                .message())
+        .startsWith("\"" + method + "\" is not an HTTP method");
+  }
+
+  @Test
+  void methodsAreKnownInAnyCase() {
+    Rule rule =
+        parse(
+                rule("limit: 5", "window: 1m")
+                    .replace("{ path: /a }", "{ path: /a, methods: [patch, Delete] }"))
+            .rules()
+            .rules()
+            .get(0);
+    assertThat(CoreAccess.matches(rule, "PATCH", "/a")).isTrue();
+    assertThat(CoreAccess.matches(rule, "DELETE", "/a")).isTrue();
+    assertThat(CoreAccess.matches(rule, "GET", "/a")).isFalse();
+  }
+
+  @Test
+  void anEmptyMethodListIsAnError() {
+    ConfigError error =
+        onlyError(
+            rule("limit: 5", "window: 1m").replace("{ path: /a }", "{ path: /a, methods: [] }"));
+    assertThat(error.field()).isEqualTo("rules[0] (a).match.methods");
+    assertThat(error.message())
+        .isEqualTo(
+            "an empty list is no method at all; list the methods, or remove methods to match every"
+                + " method");
   }
 
   @Test
@@ -207,7 +270,7 @@ class RuleReaderTest {
                 window: 1m
             """);
     assertThat(error.line()).isEqualTo(4);
-    assertThat(error.field()).isEqualTo("rules[0].match.path");
+    assertThat(error.field()).isEqualTo("rules[0] (a).match.path");
     assertThat(error.message()).isEqualTo("must be a single value or a list of values");
   }
 
@@ -216,13 +279,13 @@ class RuleReaderTest {
     assertThat(
             places(
                 rule("limit: 5", "window: 1m").replace("{ path: /a }", "{ path: [/a, a, /a*] }")))
-        .containsExactly("3 rules[0].match.path[1]", "3 rules[0].match.path[2]");
+        .containsExactly("3 rules[0] (a).match.path[1]", "3 rules[0] (a).match.path[2]");
   }
 
   @Test
   void matchNeedsAPath() {
     assertThat(places(rule("limit: 5", "window: 1m").replace("{ path: /a }", "{ methods: GET }")))
-        .containsExactly("3 rules[0].match.path");
+        .containsExactly("3 rules[0] (a).match.path");
     assertThat(
             onlyError(rule("limit: 5", "window: 1m").replace("{ path: /a }", "{ path: [] }"))
                 .message())
@@ -233,7 +296,7 @@ class RuleReaderTest {
   void matchMustBeAMapping() {
     ConfigError error = onlyError(rule("limit: 5", "window: 1m").replace("{ path: /a }", "/a"));
     assertThat(error.line()).isEqualTo(3);
-    assertThat(error.field()).isEqualTo("rules[0].match");
+    assertThat(error.field()).isEqualTo("rules[0] (a).match");
     assertThat(error.message()).isEqualTo("must be a mapping of fields");
   }
 
@@ -260,15 +323,15 @@ class RuleReaderTest {
     assertThat(errors("rules:\n  - id: a\n    match: { path: /a }\n"))
         .extracting(ConfigError::toString)
         .containsExactly(
-            "ratelimit.yaml:2:5: rules[0].limit: missing: give it in the rule or in defaults",
-            "ratelimit.yaml:2:5: rules[0].window: missing: give it in the rule or in defaults",
-            "ratelimit.yaml:2:5: rules[0].key: missing: give it in the rule or in defaults");
+            "ratelimit.yaml:2:5: rules[0] (a).limit: missing: give it in the rule or in defaults",
+            "ratelimit.yaml:2:5: rules[0] (a).window: missing: give it in the rule or in defaults",
+            "ratelimit.yaml:2:5: rules[0] (a).key: missing: give it in the rule or in defaults");
   }
 
   @Test
   void aRejectedValueIsNotAlsoReportedMissing() {
     assertThat(places(rule("limit: abc", "window: 5x").replace("key: ip", "key: bogus")))
-        .containsExactly("4 rules[0].key", "5 rules[0].limit", "6 rules[0].window");
+        .containsExactly("4 rules[0] (a).key", "5 rules[0] (a).limit", "6 rules[0] (a).window");
     assertThat(places(rule("id: [a]", "limit: 5", "window: 1m").replace("  - id: a\n", "  -\n")))
         .containsExactly("5 rules[0].id");
   }
@@ -277,7 +340,7 @@ class RuleReaderTest {
   void badKeysAreReportedAtTheKey() {
     assertThat(onlyError(rule("limit: 5", "window: 1m").replace("key: ip", "key: 'header:'")))
         .hasToString(
-            "ratelimit.yaml:4:10: rules[0].key: 'header:': header:NAME needs a header name");
+            "ratelimit.yaml:4:10: rules[0] (a).key: 'header:': header:NAME needs a header name");
     assertThat(
             onlyError(rule("limit: 5", "window: 1m").replace("key: ip", "key: [ip, user, ip]"))
                 .message())
@@ -286,6 +349,20 @@ class RuleReaderTest {
             onlyError(rule("limit: 5", "window: 1m").replace("key: ip", "key: [global, ip]"))
                 .message())
         .isEqualTo("'global' cannot be part of a composite key");
+  }
+
+  @Test
+  void aProblemNamesItsRuleByIdAsWellAsPosition() {
+    assertThat(
+            onlyError(
+                """
+                rules:
+                  - { id: login, match: { path: /login }, key: ip, limit: 5, window: 1m }
+                  - { id: api-per-ip, match: { path: /api/** }, key: ip, limit: 0, window: 1m }
+                """))
+        .hasToString(
+            "ratelimit.yaml:3:65: rules[1] (api-per-ip).limit: must be a whole number from 1 to"
+                + " 1000000000, got \"0\"");
   }
 
   @Test
@@ -299,7 +376,7 @@ class RuleReaderTest {
               - { id: a, match: { path: /c }, key: ip, limit: 5, window: 1m }
             """);
     assertThat(error.line()).isEqualTo(4);
-    assertThat(error.field()).isEqualTo("rules[2].id");
+    assertThat(error.field()).isEqualTo("rules[2] (a).id");
     assertThat(error.message()).isEqualTo("\"a\" is the id of an earlier rule");
   }
 
@@ -317,17 +394,17 @@ class RuleReaderTest {
     ConfigError error =
         onlyError(rule("limit: 5", "window: 1m", "algorithm: fixed_window", "burst: 10"));
     assertThat(error.line()).isEqualTo(8);
-    assertThat(error.field()).isEqualTo("rules[0].burst");
+    assertThat(error.field()).isEqualTo("rules[0] (a).burst");
     assertThat(error.message()).isEqualTo("applies to algorithm token_bucket only");
     assertThat(places(rule("limit: 5", "window: 1m", "burst: 10")))
-        .containsExactly("7 rules[0].burst");
+        .containsExactly("7 rules[0] (a).burst");
   }
 
   @Test
   void costMustFitTheLimit() {
     ConfigError error = onlyError(rule("limit: 5", "window: 1m", "cost: 6"));
     assertThat(error.line()).isEqualTo(7);
-    assertThat(error.field()).isEqualTo("rules[0].cost");
+    assertThat(error.field()).isEqualTo("rules[0] (a).cost");
     assertThat(error.message())
         .isEqualTo(
             "a request costing 6 could never pass limit of 5; lower the cost or raise the limit");
@@ -341,7 +418,7 @@ class RuleReaderTest {
         onlyError(
             rule("limit: 100", "window: 1m", "algorithm: token_bucket", "burst: 3", "cost: 4"));
     assertThat(error.line()).isEqualTo(9);
-    assertThat(error.field()).isEqualTo("rules[0].cost");
+    assertThat(error.field()).isEqualTo("rules[0] (a).cost");
     assertThat(error.message())
         .isEqualTo(
             "a request costing 4 could never pass burst of 3; lower the cost or raise the burst");
@@ -352,7 +429,7 @@ class RuleReaderTest {
     ConfigError error =
         onlyError(rule("limit: 100", "window: 1m", "cost: 10", "tiers: { gold: 1000, free: 5 }"));
     assertThat(error.line()).isEqualTo(7);
-    assertThat(error.field()).isEqualTo("rules[0].cost");
+    assertThat(error.field()).isEqualTo("rules[0] (a).cost");
     assertThat(error.message()).contains("could never pass tier free's limit of 5");
   }
 
@@ -374,9 +451,11 @@ class RuleReaderTest {
                       free: 2
                 """))
         .containsExactly(
-            "8 rules[0].tiers.gold", "9 rules[0].tiers.silver", "10 rules[0].tiers.bronze");
+            "8 rules[0] (a).tiers.gold",
+            "9 rules[0] (a).tiers.silver",
+            "10 rules[0] (a).tiers.bronze");
     assertThat(places(rule("limit: 5", "window: 1m", "tiers: [gold]")))
-        .containsExactly("7 rules[0].tiers");
+        .containsExactly("7 rules[0] (a).tiers");
   }
 
   @Test
@@ -415,6 +494,6 @@ class RuleReaderTest {
                   - { id: b, match: { path: /b }, key: ip, limit: 5, window: 1m }
                   - { id: c, match: { path: c }, key: ip, limit: 5, window: 1m }
                 """))
-        .containsExactly("2 rules[0].limit", "4 rules[2].match.path");
+        .containsExactly("2 rules[0] (a).limit", "4 rules[2] (c).match.path");
   }
 }

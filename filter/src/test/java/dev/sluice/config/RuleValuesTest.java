@@ -84,7 +84,7 @@ class RuleValuesTest {
             limit: 3
         """;
     assertThat(rule(parse(yaml), "a").quota().limit()).isEqualTo(3);
-    assertThat(places(yaml.replace("    limit: 3\n", ""))).containsExactly("3 rules[0].limit");
+    assertThat(places(yaml.replace("    limit: 3\n", ""))).containsExactly("3 rules[0] (a).limit");
   }
 
   @Test
@@ -121,7 +121,7 @@ class RuleValuesTest {
                 cost: 6
             """);
     assertThat(error.line()).isEqualTo(9);
-    assertThat(error.field()).isEqualTo("rules[0].cost");
+    assertThat(error.field()).isEqualTo("rules[0] (a).cost");
   }
 
   @Test

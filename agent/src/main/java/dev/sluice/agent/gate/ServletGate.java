@@ -3,6 +3,8 @@ package dev.sluice.agent.gate;
 import dev.sluice.agent.bootstrap.Gate;
 import dev.sluice.config.ConfigSource;
 import dev.sluice.config.LiveLimiter;
+import dev.sluice.config.OnInvalidConfig;
+import dev.sluice.config.StartRefusedException;
 import dev.sluice.http.Enforcer;
 import dev.sluice.http.Failures;
 import java.util.concurrent.Callable;
@@ -30,14 +32,20 @@ public final class ServletGate implements Gate {
     this.enforcer = enforcer;
   }
 
-  /** Starts loading the rules from {@code source} and returns the gate that will apply them. */
-  public static ServletGate start(final ConfigSource source) {
+  /**
+   * Starts loading the rules from {@code source} and returns the gate that will apply them. Under
+   * {@link OnInvalidConfig#REFUSE_START} it returns once they are in force, for the caller to stop
+   * the start when they cannot be.
+   *
+   * @throws StartRefusedException under refuse_start, when the rules could not be put in force
+   */
+  public static ServletGate start(final ConfigSource source, final OnInvalidConfig onInvalid) {
     FutureTask<Enforcer> task =
         new FutureTask<Enforcer>(
             new Callable<Enforcer>() {
               @Override
               public Enforcer call() {
-                return new Enforcer(LiveLimiter.start(source).limiter());
+                return new Enforcer(LiveLimiter.start(source, onInvalid).limiter());
               }
             });
     Thread loader = new Thread(task, "sluice-agent-start");
@@ -46,7 +54,38 @@ public final class ServletGate implements Gate {
     // class loader, and knows the system loader's configuration but not the agent's own loader.
     loader.setContextClassLoader(ClassLoader.getSystemClassLoader());
     loader.start();
+    if (onInvalid == OnInvalidConfig.REFUSE_START) {
+      awaitRules(task);
+    }
     return new ServletGate(task);
+  }
+
+  /** Returns once the rules are in force; whatever keeps them out refuses the start. */
+  private static void awaitRules(FutureTask<Enforcer> task) {
+    Throwable failure;
+    try {
+      task.get(LOADING_SECONDS, TimeUnit.SECONDS);
+      return;
+    } catch (ExecutionException e) {
+      failure = e.getCause();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      failure = e;
+    } catch (TimeoutException e) {
+      failure = e;
+    }
+    if (failure instanceof StartRefusedException) {
+      throw (StartRefusedException) failure;
+    }
+    throw new StartRefusedException(
+        "Sluice could not put the rules in force within "
+            + LOADING_SECONDS
+            + " s ("
+            + failure
+            + "); refusing to start ("
+            + OnInvalidConfig.NAME
+            + "=refuse_start)",
+        failure);
   }
 
   /** A gate that applies {@code enforcer}, in force at once: for tests. */

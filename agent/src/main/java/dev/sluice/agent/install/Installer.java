@@ -3,6 +3,8 @@ package dev.sluice.agent.install;
 import dev.sluice.agent.bootstrap.Gatekeeper;
 import dev.sluice.agent.gate.ServletGate;
 import dev.sluice.config.ConfigSource;
+import dev.sluice.config.OnInvalidConfig;
+import dev.sluice.config.StartRefusedException;
 import java.lang.instrument.Instrumentation;
 import java.util.logging.Logger;
 
@@ -34,7 +36,8 @@ public final class Installer {
     }
     ConfigSource source =
         ConfigSource.locate(args.config(), System.getenv(), ClassLoader.getSystemClassLoader());
-    Gatekeeper.install(ServletGate.start(source));
+    Gatekeeper.install(
+        start(source, OnInvalidConfig.locate(args.onInvalidConfig(), System.getenv()), premain));
     String instrumented = "";
     if (premain) {
       ServletInstrumentation.installDeferred(instrumentation);
@@ -50,5 +53,27 @@ public final class Installer {
             + " ms, rules from "
             + source
             + instrumented);
+  }
+
+  /**
+   * The gate of the rules of {@code source}. When {@code onInvalid} refuses a start without them
+   * and they cannot be put in force, a JVM starting with the agent exits with status 1 after saying
+   * why: an orchestrator sees a failed start (where an exception thrown from premain would abort
+   * the JVM with a native stack dump). A JVM attached to is already serving: it runs on, as
+   * unlimited as before, and the exception says why the agent did not start.
+   */
+  private static ServletGate start(
+      ConfigSource source, OnInvalidConfig onInvalid, boolean premain) {
+    try {
+      return ServletGate.start(source, onInvalid);
+    } catch (StartRefusedException e) {
+      if (!premain) {
+        throw e;
+      }
+      System.err.println(e.getMessage());
+      System.err.println("Sluice: the JVM exits with status 1");
+      System.exit(1);
+      throw e; // not reached; System.exit does not return
+    }
   }
 }

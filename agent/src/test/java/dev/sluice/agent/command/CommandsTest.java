@@ -57,7 +57,7 @@ class CommandsTest {
     Path file =
         write("rules:\n  - { id: a, match: { path: /a }, key: ip, limit: 0, window: 1m }\n");
     assertThat(run("check", file.toString())).isEqualTo(1);
-    assertThat(err()).startsWith(file + ":2:").contains(": rules[0].limit: ");
+    assertThat(err()).startsWith(file + ":2:").contains(": rules[0] (a).limit: ");
     assertThat(err()).endsWith("1 error in " + file + "\n");
     assertThat(out()).isEmpty();
   }

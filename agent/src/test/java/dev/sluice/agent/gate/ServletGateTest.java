@@ -2,22 +2,29 @@ package dev.sluice.agent.gate;
 
 import static dev.sluice.store.ManualClock.SECOND;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.LogCapture;
 import dev.sluice.agent.gate.FakeServlet.Namespace;
 import dev.sluice.agent.gate.FakeServlet.Request;
 import dev.sluice.agent.gate.FakeServlet.Response;
 import dev.sluice.config.ConfigParser;
+import dev.sluice.config.ConfigSource;
+import dev.sluice.config.OnInvalidConfig;
+import dev.sluice.config.StartRefusedException;
 import dev.sluice.core.Limiter;
 import dev.sluice.http.Enforcer;
 import dev.sluice.http.Exchange;
 import dev.sluice.store.ManualClock;
 import dev.sluice.store.MemoryStore;
 import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -52,6 +59,22 @@ class ServletGateTest {
 
   private boolean rejected(Request request, Response response) {
     return gate.rejected(request.proxy(), response.proxy());
+  }
+
+  @Test
+  void underRefuseStartAnInvalidConfigRefusesTheStartWithItsErrors(@TempDir Path dir)
+      throws Exception {
+    Path file =
+        Files.writeString(dir.resolve("ratelimit.yaml"), RULES.replace("limit: 1,", "limit: 0,"));
+    assertThatThrownBy(
+            () ->
+                ServletGate.start(
+                    ConfigSource.of(file.toString(), null), OnInvalidConfig.REFUSE_START))
+        .isInstanceOf(StartRefusedException.class)
+        .hasMessageStartingWith(
+            "Sluice rejected " + file + "; refusing to start (on_invalid_config=refuse_start):\n")
+        .hasMessageContaining(file + ":2:")
+        .hasMessageContaining(": rules[0] (hello).limit: ");
   }
 
   @ParameterizedTest

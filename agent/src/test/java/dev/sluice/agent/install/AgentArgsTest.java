@@ -12,13 +12,15 @@ class AgentArgsTest {
   private static String noFile(String argument) {
     return "the agent argument \""
         + argument
-        + "\" names no file; ignored (expected config=<path to ratelimit.yaml>)";
+        + "\" names no file; ignored (expected config=<path to ratelimit.yaml> or"
+        + " on_invalid_config=serve|refuse_start)";
   }
 
   private static String unknown(String pair) {
     return "unknown agent argument \""
         + pair
-        + "\" ignored (expected config=<path to ratelimit.yaml>)";
+        + "\" ignored (expected config=<path to ratelimit.yaml> or"
+        + " on_invalid_config=serve|refuse_start)";
   }
 
   @ParameterizedTest
@@ -35,6 +37,17 @@ class AgentArgsTest {
     AgentArgs args = AgentArgs.parse("config=/etc/sluice/ratelimit.yaml");
     assertThat(args.config()).isEqualTo("/etc/sluice/ratelimit.yaml");
     assertThat(args.problems()).isEmpty();
+  }
+
+  @Test
+  void onInvalidConfigIsPassedOnBesideTheConfig() {
+    AgentArgs args = AgentArgs.parse("config=/etc/ratelimit.yaml,on_invalid_config=refuse_start");
+    assertThat(args.config()).isEqualTo("/etc/ratelimit.yaml");
+    assertThat(args.onInvalidConfig()).isEqualTo("refuse_start");
+    assertThat(args.problems()).isEmpty();
+    assertThat(AgentArgs.parse("config=/etc/ratelimit.yaml").onInvalidConfig())
+        .as("the usual places then")
+        .isNull();
   }
 
   @Test

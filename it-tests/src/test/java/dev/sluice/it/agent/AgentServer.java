@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A container JVM started with {@code -javaagent:sluice-agent.jar=config=...}, serving one web
- * app, for the life of a test class.
+ * A container JVM started with {@code -javaagent:sluice-agent.jar=config=...}, serving one web app,
+ * for the life of a test class.
  */
 public final class AgentServer implements AutoCloseable {
   private static final Duration START = Duration.ofSeconds(90);
@@ -56,7 +56,36 @@ public final class AgentServer implements AutoCloseable {
     return start(ChildJvm.java(), container, app, List.of(), agentSuffix, options, environment);
   }
 
+  /**
+   * Launches {@code container} with {@code agentSuffix} after the agent jar, without waiting for it
+   * to serve: for a JVM that is expected not to.
+   */
+  public static ChildJvm launch(AgentContainer container, AgentWebApp app, String agentSuffix) {
+    return launch(ChildJvm.java(), container, app, List.of(), agentSuffix, List.of(), Map.of());
+  }
+
   private static AgentServer start(
+      String java,
+      AgentContainer container,
+      AgentWebApp app,
+      List<String> before,
+      String agentSuffix,
+      List<String> options,
+      Map<String, String> environment) {
+    ChildJvm jvm = launch(java, container, app, before, agentSuffix, options, environment);
+    try {
+      String serving = jvm.awaitLine("SERVING ", START);
+      return new AgentServer(jvm, Integer.parseInt(serving.substring("SERVING ".length())));
+    } catch (InterruptedException | RuntimeException e) {
+      jvm.close();
+      throw e instanceof RuntimeException ? (RuntimeException) e : new IllegalStateException(e);
+    } catch (AssertionError e) {
+      jvm.close();
+      throw e;
+    }
+  }
+
+  private static ChildJvm launch(
       String java,
       AgentContainer container,
       AgentWebApp app,
@@ -73,17 +102,7 @@ public final class AgentServer implements AutoCloseable {
     command.add(container.classPath());
     command.add(container.main().getName());
     command.add(app.dir().toString());
-    ChildJvm jvm = ChildJvm.start(container.name(), command, environment, null);
-    try {
-      String serving = jvm.awaitLine("SERVING ", START);
-      return new AgentServer(jvm, Integer.parseInt(serving.substring("SERVING ".length())));
-    } catch (InterruptedException | RuntimeException e) {
-      jvm.close();
-      throw e instanceof RuntimeException ? (RuntimeException) e : new IllegalStateException(e);
-    } catch (AssertionError e) {
-      jvm.close();
-      throw e;
-    }
+    return ChildJvm.start(container.name(), command, environment, null);
   }
 
   public Http http() {

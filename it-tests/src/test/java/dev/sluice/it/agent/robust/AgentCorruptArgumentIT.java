@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class AgentCorruptArgumentIT {
   private static final AgentContainer CONTAINER = AgentContainer.TOMCAT_11;
-  private static final String EXPECTED = "(expected config=<path to ratelimit.yaml>)";
+  private static final String EXPECTED =
+      "(expected config=<path to ratelimit.yaml> or on_invalid_config=serve|refuse_start)";
 
   @ParameterizedTest(name = "-javaagent:sluice-agent.jar{0}, config from {1}")
   @CsvSource({

@@ -56,7 +56,7 @@ class AgentInvalidConfigIT {
               + line
               + ":"
               + column
-              + ": rules[0].limit: must be a whole number from 1 to 1000000000, got \"0\"");
+              + ": rules[0] (hello).limit: must be a whole number from 1 to 1000000000, got \"0\"");
       Limits.assertUnlimited(http, "/api/hello", "10.22.0.1", HELLO_LIMIT + 3);
 
       run.app().replaceConfig(BAD_INDENT);

@@ -1,0 +1,74 @@
+package dev.sluice.servlet;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import jakarta.servlet.FilterConfig;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletException;
+import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RateLimitFilterTest {
+  @TempDir Path dir;
+
+  private Path invalidConfig() throws Exception {
+    return Files.writeString(
+        dir.resolve("ratelimit.yaml"),
+        "rules:\n  - { id: a, match: { path: /a }, key: ip, limit: 0, window: 1m }\n");
+  }
+
+  /** A FilterConfig with {@code params}, of a context whose class loader is this test's. */
+  private static FilterConfig config(Map<String, String> params) {
+    ClassLoader loader = RateLimitFilterTest.class.getClassLoader();
+    ServletContext context =
+        (ServletContext)
+            Proxy.newProxyInstance(
+                loader,
+                new Class<?>[] {ServletContext.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("getClassLoader")) {
+                    return loader;
+                  }
+                  throw new UnsupportedOperationException(method.getName());
+                });
+    return (FilterConfig)
+        Proxy.newProxyInstance(
+            loader,
+            new Class<?>[] {FilterConfig.class},
+            (proxy, method, args) ->
+                switch (method.getName()) {
+                  case "getServletContext" -> context;
+                  case "getInitParameter" -> params.get((String) args[0]);
+                  default -> throw new UnsupportedOperationException(method.getName());
+                });
+  }
+
+  @Test
+  void underRefuseStartAnInvalidFileFailsInitWithItsErrors() throws Exception {
+    Path file = invalidConfig();
+    RateLimitFilter filter = new RateLimitFilter();
+    assertThatThrownBy(
+            () ->
+                filter.init(
+                    config(Map.of("config", file.toString(), "on_invalid_config", "refuse_start"))))
+        .isInstanceOf(ServletException.class)
+        .hasMessageStartingWith("Sluice rejected " + file + "; refusing to start")
+        .hasMessageContaining(file + ":2:51: rules[0] (a).limit: must be a whole number");
+  }
+
+  @Test
+  void byDefaultAnInvalidFileStartsTheFilter() throws Exception {
+    FilterConfig config = config(Map.of("config", invalidConfig().toString()));
+    RateLimitFilter filter = new RateLimitFilter();
+    try {
+      assertThatCode(() -> filter.init(config)).doesNotThrowAnyException();
+    } finally {
+      filter.destroy();
+    }
+  }
+}
