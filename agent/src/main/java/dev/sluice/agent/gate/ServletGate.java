@@ -17,8 +17,8 @@ import java.util.logging.Logger;
 /**
  * The agent's {@link Gate}: the request path of the Filter ({@link Enforcer} over an exchange),
  * reached through method handles instead of servlet types. The rules load on a thread of their own
- * while the container starts; a request that comes before they are in force waits for them, so
- * none slips through unlimited. Whatever fails in here lets the request through.
+ * while the container starts; a request that comes before they are in force waits for them, so none
+ * slips through unlimited. Whatever fails in here lets the request through.
  */
 public final class ServletGate implements Gate {
   static final long LOADING_SECONDS = 10;
