@@ -17,7 +17,7 @@ final class Budget {
       new ThreadLocal<long[]>() {
         @Override
         protected long[] initialValue() {
-          return new long[1];
+          return new long[2]; // the deadline, and 1 once a connection was cut short
         }
       };
 
@@ -27,6 +27,7 @@ final class Budget {
   static void within(long deadline, Runnable send) {
     long[] held = DEADLINE.get();
     held[0] = deadline;
+    held[1] = 0;
     try {
       send.run();
     } finally {
@@ -35,19 +36,31 @@ final class Budget {
   }
 
   /**
+   * Whether this thread's last {@link #within} gave a connection less than half the configured
+   * timeout (the pool made it wait, or an earlier call of the decision took long): a read that then
+   * timed out says more of the caller's budget than of Redis, so no breaker hears of it.
+   */
+  static boolean cutShort() {
+    return DEADLINE.get()[1] != 0;
+  }
+
+  /**
    * Sets {@code connection}'s read timeout for the borrowing thread; returns it, or returns it to
    * its pool and throws {@link Expired} when the thread's budget is spent.
    */
   static Connection apply(Connection connection, int configuredMillis) {
-    long deadline = DEADLINE.get()[0];
+    long[] held = DEADLINE.get();
     int millis = configuredMillis;
-    if (deadline != 0) {
-      long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+    if (held[0] != 0) {
+      long left = TimeUnit.NANOSECONDS.toMillis(held[0] - System.nanoTime());
       if (left < 1) {
         connection.close();
         throw new Expired();
       }
       millis = (int) Math.min(configuredMillis, left);
+      if (millis < configuredMillis / 2) {
+        held[1] = 1;
+      }
     }
     if (connection.getSoTimeout() != millis) {
       connection.setSoTimeout(millis);

@@ -103,10 +103,11 @@ final class PipelineRoundTrip {
         masters.put(breakers[i], e);
       }
     }
+    boolean cutShort = Budget.cutShort();
     for (Map.Entry<Breaker, RuntimeException> master : masters.entrySet()) {
       if (master.getValue() == null) {
         master.getKey().answered();
-      } else {
+      } else if (!cutShort) {
         master.getKey().failed(master.getValue());
       }
     }
