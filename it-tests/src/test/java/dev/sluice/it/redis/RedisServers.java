@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * Redis 6.2 where a newer Redis is installed. Each source is logged once per JVM, with its version.
  */
 public final class RedisServers {
-  /** The environment variable naming a Redis server to use when nothing else is available. */
+  /** The environment variable naming a Redis server to use, unless Docker or redis-server is. */
   public static final String ENV = "SLUICE_TEST_REDIS";
 
   /** The system property that, set to {@value #BUNDLED}, makes every server the bundled one. */
