@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-/** Finding redis-server and redis-cli, and running short commands with a bound on their time. */
+/** Finding an installed redis-server, and running short commands with a bound on their time. */
 final class Binaries {
   /** Searched after PATH: where packages and Homebrew put Redis when PATH is trimmed (IDEs, CI). */
   private static final List<String> FALLBACK_DIRS =
@@ -30,15 +30,6 @@ final class Binaries {
       }
     }
     return Optional.empty();
-  }
-
-  /** The binary, or an exception saying where it was looked for and why it is needed. */
-  static Path require(String name, String purpose) {
-    return find(name)
-        .orElseThrow(
-            () ->
-                new IllegalStateException(
-                    notFound(name) + "; it is needed " + purpose + ". Install Redis 7."));
   }
 
   static String notFound(String name) {

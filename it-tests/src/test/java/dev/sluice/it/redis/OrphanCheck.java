@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,10 +24,14 @@ final class OrphanCheck {
 
   static void assertShutdownHookReaps() {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String classPath = System.getProperty("java.class.path");
-    String output =
-        Binaries.run(
-            Duration.ofSeconds(60), List.of(java, "-cp", classPath, OrphanCheck.class.getName()));
+    List<String> command =
+        new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path")));
+    // The harness's settings (which redis-server, where the bundled one goes), as Maven gave them.
+    System.getProperties().stringPropertyNames().stream()
+        .filter(name -> name.startsWith("sluice.it."))
+        .forEach(name -> command.add("-D" + name + "=" + System.getProperty(name)));
+    command.add(OrphanCheck.class.getName());
+    String output = Binaries.run(Duration.ofSeconds(60), command);
     Matcher started = Pattern.compile("pid=(\\d+) dir=(\\S+)").matcher(output);
     assertThat(started.find()).as("the child JVM's output:\n" + output).isTrue();
     long pid = Long.parseLong(started.group(1));

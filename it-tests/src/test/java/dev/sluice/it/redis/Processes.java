@@ -41,8 +41,10 @@ final class Processes {
     if (!process.isAlive()) {
       throw new IllegalStateException("cannot send SIG" + signal + ": not running: " + who);
     }
+    // The shell's own kill: a machine with just a JDK and Maven (a slim container image) may have
+    // no kill binary (procps).
     Binaries.run(
-        Duration.ofSeconds(10), List.of("kill", "-" + signal, String.valueOf(process.pid())));
+        Duration.ofSeconds(10), List.of("/bin/sh", "-c", "kill -" + signal + " " + process.pid()));
     Path stat = Path.of("/proc", String.valueOf(process.pid()), "stat");
     if (Files.isReadable(stat) && (signal.equals("STOP") || signal.equals("CONT"))) {
       boolean stop = signal.equals("STOP");

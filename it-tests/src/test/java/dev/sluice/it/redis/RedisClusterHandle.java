@@ -1,6 +1,5 @@
 package dev.sluice.it.redis;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,12 +8,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
- * A Redis Cluster of redis-server processes on loopback, created with {@code redis-cli --cluster
- * create}. The node timeout is 1 s, so a killed master is replaced within seconds. Methods that ask
- * "who is master" ask a live node at the time of the call.
+ * A Redis Cluster of redis-server processes on loopback, created as {@code redis-cli --cluster
+ * create} would ({@link ClusterFormation}). The node timeout is 1 s, so a killed master is replaced
+ * within seconds. Methods that ask "who is master" ask a live node at the time of the call.
  */
 public final class RedisClusterHandle implements AutoCloseable {
-  private static final Duration CREATE_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration FORM_TIMEOUT = Duration.ofSeconds(30);
   private static final List<String> NODE_CONFIG =
       List.of(
@@ -34,7 +32,7 @@ public final class RedisClusterHandle implements AutoCloseable {
     this.nodes = List.copyOf(nodes);
   }
 
-  static RedisClusterHandle start(int masters, int replicasPerMaster) {
+  static RedisClusterHandle start(RedisBinary server, int masters, int replicasPerMaster) {
     if (masters < 3 || replicasPerMaster < 0) {
       throw new IllegalArgumentException(
           "a cluster needs at least 3 masters and no negative replica count, not "
@@ -42,8 +40,6 @@ public final class RedisClusterHandle implements AutoCloseable {
               + " and "
               + replicasPerMaster);
     }
-    Path cli = Binaries.require("redis-cli", "to create a cluster");
-    Path server = Binaries.require("redis-server", "for a cluster");
     List<RedisProcess> nodes = new ArrayList<>();
     try {
       for (int i = 0; i < masters * (1 + replicasPerMaster); i++) {
@@ -51,11 +47,8 @@ public final class RedisClusterHandle implements AutoCloseable {
             RedisProcess.start(
                 server, "cluster-node-" + i, RedisProcess.Kind.CLUSTER_NODE, NODE_CONFIG));
       }
-      List<String> create = new ArrayList<>(List.of(cli.toString(), "--cluster", "create"));
-      nodes.forEach(node -> create.add(node.host() + ":" + node.port()));
-      create.addAll(List.of("--cluster-replicas", "" + replicasPerMaster, "--cluster-yes"));
-      Binaries.run(CREATE_TIMEOUT, create);
       RedisClusterHandle cluster = new RedisClusterHandle(nodes);
+      ClusterFormation.create(nodes, masters, cluster::diagnostics);
       cluster.awaitFormed(masters, replicasPerMaster);
       return cluster;
     } catch (RuntimeException e) {

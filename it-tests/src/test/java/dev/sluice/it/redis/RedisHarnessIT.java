@@ -10,8 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
@@ -19,13 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The Redis harness itself: a standalone server with its faults, the choice of where Redis comes
- * from, and (nested, each started once) a cluster and a sentinel setup.
+ * The Redis harness itself: a standalone server with its faults, and (nested, each started once) a
+ * cluster and a sentinel setup. Where Redis comes from: {@link RedisSourcesIT}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisHarnessIT {
-  private static final Supplier<Optional<String>> NO_DOCKER = () -> Optional.of("no Docker (test)");
-
   private RedisProcess server;
 
   @BeforeAll
@@ -138,50 +134,6 @@ class RedisHarnessIT {
       assertThat(exec.get(1)).isInstanceOf(RedisProbe.ErrorReply.class);
       assertThat(probe.call("PING")).isEqualTo("PONG");
     }
-  }
-
-  @Test
-  void withNothingAvailableItFailsNamingAllThreeOptions() {
-    assertThatThrownBy(() -> RedisServers.standalone(NO_DOCKER, Optional.empty(), null))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("1. Testcontainers (redis:7): no Docker (test)")
-        .hasMessageContaining("2. redis-server process: redis-server not found on PATH")
-        .hasMessageContaining("3. SLUICE_TEST_REDIS: not set");
-  }
-
-  @Test
-  void aFailingRedisServerAndASilentNamedServerAreBothReported() {
-    String silent = "redis://127.0.0.1:" + Ports.free();
-    Optional<Path> broken = Optional.of(Path.of("/bin/false"));
-    assertThatThrownBy(() -> RedisServers.standalone(NO_DOCKER, broken, silent))
-        .hasMessageContaining("2. redis-server process (/bin/false): failed: ")
-        .hasMessageContaining("exited with code 1")
-        .hasMessageContaining("3. SLUICE_TEST_REDIS=" + silent + ": did not answer PING");
-  }
-
-  @Test
-  void aNamedServerIsUsedWhenNothingElseIsButRefusesFaults() {
-    try (RedisServer named = RedisServers.standalone(NO_DOCKER, Optional.empty(), server.uri())) {
-      assertThat(named.port()).isEqualTo(server.port());
-      assertThat(RedisProbe.once(named.host(), named.port(), "PING")).isEqualTo("PONG");
-      for (Runnable fault :
-          List.<Runnable>of(named::pause, named::resume, named::kill, named::restart)) {
-        assertThatThrownBy(fault::run)
-            .isInstanceOf(UnsupportedOperationException.class)
-            .hasMessageContaining("SLUICE_TEST_REDIS=" + server.uri())
-            .hasMessageContaining("RedisServers.localProcess()");
-      }
-    }
-    assertThat(server.isAlive()).as("closing a named server leaves it running").isTrue();
-  }
-
-  @Test
-  void theDockerProbeAnswersWithinItsBound() {
-    long start = System.nanoTime();
-    Optional<String> whyNot = RedisContainer.whyUnavailable();
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
-    assertThat(whyNot).isNotNull();
-    whyNot.ifPresent(reason -> assertThat(reason).isNotBlank());
   }
 
   @Test

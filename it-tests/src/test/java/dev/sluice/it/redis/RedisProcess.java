@@ -33,7 +33,7 @@ public final class RedisProcess implements RedisServer {
 
   private final String name;
   private final Kind kind;
-  private final Path binary;
+  private final RedisBinary binary;
   private final int port;
   private final Path dir;
   private final Path config;
@@ -42,7 +42,12 @@ public final class RedisProcess implements RedisServer {
   private volatile Process process;
 
   private RedisProcess(
-      String name, Kind kind, Path binary, int port, List<String> extraConfig, String password) {
+      String name,
+      Kind kind,
+      RedisBinary binary,
+      int port,
+      List<String> extraConfig,
+      String password) {
     this.name = name;
     this.kind = kind;
     this.binary = binary;
@@ -63,13 +68,13 @@ public final class RedisProcess implements RedisServer {
    * after the harness's own, so they may override them. Retries on another port if the chosen one
    * was taken meanwhile; any other failure is thrown with the tail of the log.
    */
-  static RedisProcess start(Path binary, String name, Kind kind, List<String> extraConfig) {
+  static RedisProcess start(RedisBinary binary, String name, Kind kind, List<String> extraConfig) {
     return start(binary, name, kind, extraConfig, null);
   }
 
-  /** {@link #start(Path, String, Kind, List)} with {@code requirepass}, unless it is null. */
+  /** {@link #start(RedisBinary, String, Kind, List)} with {@code requirepass}, unless null. */
   static RedisProcess start(
-      Path binary, String name, Kind kind, List<String> extraConfig, String requirepass) {
+      RedisBinary binary, String name, Kind kind, List<String> extraConfig, String requirepass) {
     RuntimeException portTaken = null;
     for (int i = 0; i < START_TRIES; i++) {
       int port = kind == Kind.CLUSTER_NODE ? Ports.freeWithBusPort() : Ports.free();
@@ -126,8 +131,8 @@ public final class RedisProcess implements RedisServer {
     Process p = process;
     String state = p == null ? "not started" : "pid " + p.pid() + (p.isAlive() ? "" : ", exited");
     return String.format(
-        "%s (redis-server %s, %s:%d, log %s)%n  last lines of its log:%n    %s",
-        name, state, HOST, port, log, logTail(15).replace("\n", "\n    "));
+        "%s (redis-server %s, %s, %s:%d, log %s)%n  last lines of its log:%n    %s",
+        name, binary.version(), state, HOST, port, log, logTail(15).replace("\n", "\n    "));
   }
 
   @Override
@@ -175,7 +180,7 @@ public final class RedisProcess implements RedisServer {
   }
 
   private void launch() {
-    List<String> command = new ArrayList<>(List.of(binary.toString(), config.toString()));
+    List<String> command = new ArrayList<>(List.of(binary.path().toString(), config.toString()));
     if (kind == Kind.SENTINEL) {
       command.add("--sentinel");
     }
@@ -223,8 +228,11 @@ public final class RedisProcess implements RedisServer {
       lines.add("appendonly no");
       // A replica syncs at once, not after the default 5 s wait for more replicas to batch.
       lines.add("repl-diskless-sync-delay 0");
-      // Redis 7 refuses DEBUG (SLEEP, OBJECT...) unless allowed; tests use it.
-      lines.add("enable-debug-command yes");
+      // Redis 7 refuses DEBUG (SLEEP, OBJECT...) unless allowed; tests use it. Redis 6.2 allows
+      // it, and refuses to start on a directive it does not know.
+      if (binary.major() >= 7) {
+        lines.add("enable-debug-command yes");
+      }
     }
     if (password != null) {
       lines.add("requirepass " + quoted(password));

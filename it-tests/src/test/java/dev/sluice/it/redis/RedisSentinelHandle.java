@@ -1,7 +1,6 @@
 package dev.sluice.it.redis;
 
 import java.net.InetSocketAddress;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,8 +27,7 @@ public final class RedisSentinelHandle implements AutoCloseable {
     this.sentinels = List.copyOf(sentinels);
   }
 
-  static RedisSentinelHandle start() {
-    Path binary = Binaries.require("redis-server", "for sentinels and the servers they watch");
+  static RedisSentinelHandle start(RedisBinary binary) {
     List<RedisProcess> servers = new ArrayList<>();
     List<RedisProcess> sentinels = new ArrayList<>();
     try {
@@ -144,7 +142,11 @@ public final class RedisSentinelHandle implements AutoCloseable {
   }
 
   private static RedisProcess start(
-      Path binary, List<RedisProcess> into, String name, RedisProcess.Kind kind, String... config) {
+      RedisBinary binary,
+      List<RedisProcess> into,
+      String name,
+      RedisProcess.Kind kind,
+      String... config) {
     RedisProcess process = RedisProcess.start(binary, name, kind, List.of(config));
     into.add(process);
     return process;

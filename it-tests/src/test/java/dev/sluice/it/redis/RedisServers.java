@@ -4,35 +4,54 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
  * Where every test gets its Redis. A standalone server comes from the first of: a Testcontainers
- * {@code redis:7} container when a Docker engine answers; a redis-server process the harness starts
- * on a free loopback port; the server named by SLUICE_TEST_REDIS ({@code redis://host:port}). With
- * none of them it fails, naming all three and what was tried: a test never skips silently.
- * Clusters, sentinels and fault injection need processes the harness starts itself.
+ * {@code redis:7} container when a Docker engine answers; a process of the redis-server on the
+ * PATH, started by the harness on a free loopback port; the server named by SLUICE_TEST_REDIS
+ * ({@code redis://host:port}); a process of the redis-server bundled in a test dependency ({@link
+ * BundledRedis}). With none of them it fails, naming all four and what was tried: a test never
+ * skips silently. Clusters, sentinels and fault injection need processes the harness starts itself,
+ * of the redis-server on the PATH, else the bundled one.
+ *
+ * <p>{@code -Dsluice.it.redis=bundled} makes every server the bundled one, to run the tests on
+ * Redis 6.2 where a newer Redis is installed. Each source is logged once per JVM, with its version.
  */
 public final class RedisServers {
-  /** The environment variable naming a Redis server to use when nothing else is available. */
+  /** The environment variable naming a Redis server to use, unless Docker or redis-server is. */
   public static final String ENV = "SLUICE_TEST_REDIS";
+
+  /** The system property that, set to {@value #BUNDLED}, makes every server the bundled one. */
+  static final String PROPERTY = "sluice.it.redis";
+
+  static final String BUNDLED = "bundled";
+  static final String ON_PATH = "the redis-server on the PATH";
+
+  private static final Set<String> ANNOUNCED = ConcurrentHashMap.newKeySet();
+  private static RedisBinary processBinary;
 
   private RedisServers() {}
 
   /** A server for one test class; close it in {@code @AfterAll}. */
   public static RedisServer standalone() {
+    if (bundledOnly()) {
+      return localProcess();
+    }
     return standalone(
-        RedisContainer::whyUnavailable, Binaries.find("redis-server"), System.getenv(ENV));
+        RedisContainer::whyUnavailable,
+        Binaries.find("redis-server"),
+        System.getenv(ENV),
+        BundledRedis::extract);
   }
 
   /**
-   * A redis-server process the harness starts, for tests that inject faults (pause, kill, restart);
-   * fails if redis-server is not installed, whatever else is available.
+   * A redis-server process the harness starts, for tests that inject faults (pause, kill, restart).
    */
   public static RedisProcess localProcess() {
-    Path binary =
-        Binaries.require("redis-server", "for fault injection (RedisServers.localProcess)");
-    return RedisProcess.start(binary, "standalone", RedisProcess.Kind.SERVER, List.of());
+    return RedisProcess.start(processBinary(), "standalone", RedisProcess.Kind.SERVER, List.of());
   }
 
   /**
@@ -40,9 +59,8 @@ public final class RedisServers {
    * clients, a {@link RedisServer#probe()} included, must send AUTH first.
    */
   public static RedisProcess localProcess(String password) {
-    Path binary = Binaries.require("redis-server", "for a password (RedisServers.localProcess)");
     return RedisProcess.start(
-        binary, "standalone-password", RedisProcess.Kind.SERVER, List.of(), password);
+        processBinary(), "standalone-password", RedisProcess.Kind.SERVER, List.of(), password);
   }
 
   /**
@@ -50,22 +68,46 @@ public final class RedisServers {
    * replicasPerMaster} replicas, formed with all 16384 slots covered.
    */
   public static RedisClusterHandle cluster(int masters, int replicasPerMaster) {
-    return RedisClusterHandle.start(masters, replicasPerMaster);
+    return RedisClusterHandle.start(processBinary(), masters, replicasPerMaster);
   }
 
   /** A master, one replica and three sentinels watching it as "mymaster". */
   public static RedisSentinelHandle sentinel() {
-    return RedisSentinelHandle.start();
+    return RedisSentinelHandle.start(processBinary());
+  }
+
+  /** The redis-server of every process the harness starts, chosen once per JVM. */
+  static synchronized RedisBinary processBinary() {
+    if (processBinary == null) {
+      processBinary =
+          processBinary(bundledOnly(), Binaries.find("redis-server"), BundledRedis::extract);
+      announce(processBinary.toString());
+    }
+    return processBinary;
+  }
+
+  /**
+   * The choice of {@link #processBinary()}, with its inputs given, so tests can check each path.
+   */
+  static RedisBinary processBinary(
+      boolean bundledOnly, Optional<Path> redisServer, Supplier<Path> bundled) {
+    if (!bundledOnly && redisServer.isPresent()) {
+      return RedisBinary.of(redisServer.get(), ON_PATH);
+    }
+    return RedisBinary.of(bundled.get(), BundledRedis.SOURCE);
   }
 
   /** The choice of {@link #standalone()}, with its inputs given, so tests can check each path. */
   static RedisServer standalone(
-      Supplier<Optional<String>> dockerUnavailable, Optional<Path> redisServer, String named) {
+      Supplier<Optional<String>> dockerUnavailable,
+      Optional<Path> redisServer,
+      String named,
+      Supplier<Path> bundled) {
     List<String> tried = new ArrayList<>();
     Optional<String> noDocker = dockerUnavailable.get();
     if (noDocker.isEmpty()) {
       try {
-        return RedisContainer.start();
+        return announced("a Testcontainers redis:7 container", RedisContainer.start());
       } catch (RuntimeException e) {
         tried.add("Testcontainers (redis:7): Docker answered, but the container failed: " + e);
       }
@@ -74,8 +116,7 @@ public final class RedisServers {
     }
     if (redisServer.isPresent()) {
       try {
-        return RedisProcess.start(
-            redisServer.get(), "standalone", RedisProcess.Kind.SERVER, List.of());
+        return process(RedisBinary.of(redisServer.get(), ON_PATH));
       } catch (RuntimeException e) {
         tried.add("redis-server process (" + redisServer.get() + "): failed: " + e.getMessage());
       }
@@ -86,20 +127,61 @@ public final class RedisServers {
       tried.add(ENV + ": not set");
     } else {
       try {
-        return RemoteRedisServer.named(named);
+        return announced(ENV + "=" + named, RemoteRedisServer.named(named));
       } catch (RuntimeException e) {
         tried.add(ENV + "=" + named + ": " + e.getMessage());
       }
     }
+    try {
+      return process(RedisBinary.of(bundled.get(), BundledRedis.SOURCE));
+    } catch (RuntimeException e) {
+      tried.add(BundledRedis.SOURCE + ": failed: " + e.getMessage());
+    }
+    StringBuilder message = new StringBuilder("No Redis for the tests. Tried, in order:");
+    for (int i = 0; i < tried.size(); i++) {
+      message.append("\n  ").append(i + 1).append(". ").append(tried.get(i));
+    }
     throw new IllegalStateException(
-        "No Redis for the tests. Tried, in order:\n  1. "
-            + tried.get(0)
-            + "\n  2. "
-            + tried.get(1)
-            + "\n  3. "
-            + tried.get(2)
-            + "\nStart a Docker engine, install redis-server (Redis 7) on the PATH, or set "
+        message
+            + "\nStart a Docker engine, install redis-server on the PATH, or set "
             + ENV
             + "=redis://host:port.");
+  }
+
+  private static boolean bundledOnly() {
+    String value = System.getProperty(PROPERTY, "");
+    if (value.isBlank()) {
+      return false;
+    }
+    if (!value.equals(BUNDLED)) {
+      throw new IllegalStateException(
+          "-D" + PROPERTY + "=" + value + " is not understood: the one value is " + BUNDLED);
+    }
+    return true;
+  }
+
+  private static RedisProcess process(RedisBinary binary) {
+    RedisProcess process =
+        RedisProcess.start(binary, "standalone", RedisProcess.Kind.SERVER, List.of());
+    announce(binary.toString());
+    return process;
+  }
+
+  private static RedisServer announced(String source, RedisServer server) {
+    String version;
+    try (RedisProbe probe = server.probe()) {
+      version = probe.info("server").get("redis_version");
+    } catch (RuntimeException e) {
+      // The tests will say what is wrong with the server; this line only tells where it is.
+      version = "(no version: " + e.getMessage() + ")";
+    }
+    announce(source + " " + version);
+    return server;
+  }
+
+  private static void announce(String sourceAndVersion) {
+    if (ANNOUNCED.add(sourceAndVersion)) {
+      System.out.println("Redis harness: using " + sourceAndVersion);
+    }
   }
 }
