@@ -4,6 +4,7 @@ import java.io.File;
 import java.nio.file.Files;
 import org.apache.catalina.Context;
 import org.apache.catalina.connector.Connector;
+import org.apache.catalina.servlets.DefaultServlet;
 import org.apache.catalina.startup.Tomcat;
 import org.apache.tomcat.util.scan.StandardJarScanner;
 
@@ -26,9 +27,12 @@ public final class Standalone {
     if (address != null) {
       connector.setProperty("address", address);
     }
-    // Plain servlets only: no JSP engine, so skip Tomcat's default web.xml that declares one.
+    // Plain servlets only: no JSP engine, so skip Tomcat's default web.xml that declares one, but
+    // keep its default servlet, as every Tomcat has: unmapped paths get its 404, not the mapper's.
     tomcat.setAddDefaultWebXmlToWebapp(false);
     Context context = tomcat.addWebapp("", new File(webapp).getAbsolutePath());
+    Tomcat.addServlet(context, "default", new DefaultServlet()).setLoadOnStartup(1);
+    context.addServletMappingDecoded("/", "default");
     // Under `mvn exec:java` the system class loader is Maven's own; Tomcat must sit above the app.
     context.setParentClassLoader(Standalone.class.getClassLoader());
     // The classes are on the class path already; scanning every jar for annotations is slow.
