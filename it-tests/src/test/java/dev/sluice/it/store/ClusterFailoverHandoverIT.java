@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
-import dev.sluice.it.redis.RedisClusterHandle;
 import dev.sluice.it.redis.RedisProbe;
 import dev.sluice.it.redis.RedisProcess;
-import dev.sluice.it.redis.RedisServers;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Counters;
 import dev.sluice.store.OnError;
@@ -17,8 +15,6 @@ import dev.sluice.store.redis.RedisSettings;
 import dev.sluice.store.redis.RedisStore;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.JedisCluster;
 
@@ -28,23 +24,10 @@ import redis.clients.jedis.JedisCluster;
  * exactly as when the old master comes back. A cluster of its own, since the failover changes it
  * for good.
  */
-class ClusterFailoverHandoverIT {
+class ClusterFailoverHandoverIT extends WithOwnCluster {
   private static final int LIMIT = 20;
   private static final int FLEET = 2;
   private static final int BEFORE_OUTAGE = 5;
-  private static RedisClusterHandle cluster;
-
-  @BeforeAll
-  static void startCluster() {
-    cluster = RedisServers.cluster(3, 1);
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
 
   @Test
   void aPromotedReplicaIsChargedWhatWasAdmittedLocallyBeforeItDecides() {

@@ -6,9 +6,7 @@ import dev.sluice.LogCapture;
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
 import dev.sluice.algo.Verdict;
-import dev.sluice.it.redis.RedisClusterHandle;
 import dev.sluice.it.redis.RedisProcess;
-import dev.sluice.it.redis.RedisServers;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Counters;
 import dev.sluice.store.OnError;
@@ -27,8 +25,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisCluster;
@@ -42,7 +38,7 @@ import redis.clients.jedis.params.MigrateParams;
  * must still come from Redis: none made locally (fail_closed would deny), each admission counted
  * exactly once, no breaker opened. The cluster is this class's own: the slot stays moved.
  */
-class ClusterReshardingIT {
+class ClusterReshardingIT extends WithOwnCluster {
   private static final int IDENTITIES = 4;
 
   /** More callers than the store's eight lanes, so queued calls for one key are merged too. */
@@ -60,20 +56,6 @@ class ClusterReshardingIT {
 
   /** After the handover: longer than the store's periodic refresh of the slot map (1 s). */
   private static final long AFTER_HANDOVER_MILLIS = 1_500;
-
-  private static RedisClusterHandle cluster;
-
-  @BeforeAll
-  static void startCluster() {
-    cluster = RedisServers.cluster(3, 1);
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
 
   @Test
   void decisionsInASlotMovedUnderLoadAllComeFromRedisExactly() throws Exception {

@@ -158,7 +158,8 @@ class RedisSentinelStoreIT {
 
               @Override
               public void awaitPromotion() {
-                // Sentinels promote in 2-4 s; one starved of CPU for 2 s (a loaded machine) enters TILT mode
+                // Sentinels promote in 2-4 s; one starved of CPU for 2 s (a loaded machine) enters
+                // TILT mode
                 // and holds off for 30 s more.
                 setup.awaitFailover(killed, RedisSentinelHandle.PROMOTION_TIMEOUT);
               }
