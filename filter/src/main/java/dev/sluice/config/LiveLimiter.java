@@ -4,6 +4,7 @@ import dev.sluice.core.Limiter;
 import dev.sluice.core.Rule;
 import dev.sluice.core.Rules;
 import dev.sluice.store.Clock;
+import dev.sluice.store.RulesInForce;
 import dev.sluice.store.Store;
 import java.io.Closeable;
 import java.io.IOException;
@@ -158,6 +159,8 @@ public final class LiveLimiter implements Closeable {
             ConfigParser.parse(source.name(), new String(content, StandardCharsets.UTF_8));
         applied = content;
         version = RulesVersion.of(content);
+        // Now, before it is applied: a Redis store it names connects, and may log, as it opens.
+        RulesInForce.version(version);
         rejected = null;
         lastProblem = null;
         return config;
@@ -207,7 +210,7 @@ public final class LiveLimiter implements Closeable {
    * otherwise, and only that nothing is limited while the kill switch is on.
    */
   private void logApplied(Config before, Config config) {
-    String named = "(rules version " + version + ")";
+    String named = RulesInForce.named(version);
     List<Rule> rules = config.rules().rules();
     if (!config.enabled()) {
       LOG.warning(

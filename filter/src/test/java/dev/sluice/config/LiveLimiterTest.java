@@ -11,6 +11,7 @@ import dev.sluice.core.TestRequest;
 import dev.sluice.store.Counters;
 import dev.sluice.store.ManualClock;
 import dev.sluice.store.Permit;
+import dev.sluice.store.RulesInForce;
 import dev.sluice.store.Store;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -313,6 +314,28 @@ class LiveLimiterTest {
                   + " (rules version "
                   + on
                   + "): hello (2/1m)");
+    }
+  }
+
+  /** A Redis store logs as it opens (it connects then): the version must be out by then. */
+  @Test
+  void theStoresNameTheVersionOfAFileFromBeforeItsStoreOpens() throws Exception {
+    List<String> named = new CopyOnWriteArrayList<>();
+    // A limit of its own: the version it names is not one some other test left behind.
+    Path file = writeFile("store: { max_keys: 1000 }\n" + rules("7"));
+    try (LiveLimiter live =
+        LiveLimiter.manual(
+            ConfigSource.of(file.toString(), null),
+            clock,
+            settings -> {
+              named.add(RulesInForce.named());
+              return settings.open(clock);
+            })) {
+      String first = version();
+      writeFile("store: { max_keys: 500 }\n" + rules("7"));
+      assertThat(live.reload()).isTrue();
+      assertThat(named)
+          .containsExactly("(rules version " + first + ")", "(rules version " + version() + ")");
     }
   }
 
