@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 final class Durations {
   static final long MAX_MICROS = 365L * 86_400_000_000L;
   private static final Pattern FORMAT = Pattern.compile("(\\d{1,9})(ms|s|m|h|d)");
+  private static final String[] LARGE_UNITS = {"d", "h", "m", "s"};
 
   private Durations() {}
 
@@ -26,6 +27,17 @@ final class Durations {
     }
     long micros = count * unit;
     return micros >= 1000 ? micros : -1;
+  }
+
+  /** {@code micros} as the file writes it, in the largest unit that divides it: 90s, 1m, 500ms. */
+  static String format(long micros) {
+    for (String unit : LARGE_UNITS) {
+      long unitMicros = unitMicros(unit);
+      if (micros % unitMicros == 0) {
+        return micros / unitMicros + unit;
+      }
+    }
+    return micros / 1_000 + "ms"; // a duration of the file is whole milliseconds
   }
 
   private static long unitMicros(String unit) {

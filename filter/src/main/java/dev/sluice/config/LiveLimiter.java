@@ -1,13 +1,16 @@
 package dev.sluice.config;
 
 import dev.sluice.core.Limiter;
+import dev.sluice.core.Rule;
 import dev.sluice.core.Rules;
 import dev.sluice.store.Clock;
+import dev.sluice.store.RulesInForce;
 import dev.sluice.store.Store;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -37,6 +40,12 @@ public final class LiveLimiter implements Closeable {
   private StoreSettings storeSettings;
   private Store store;
   private byte[] applied;
+
+  /** The {@link RulesVersion} of {@link #applied}. */
+  private String version;
+
+  /** The config of {@link #applied}, once applied. */
+  private Config inForce;
 
   /** The content last rejected and its errors: parsed once, not at every poll while it stays. */
   private byte[] rejected;
@@ -149,6 +158,9 @@ public final class LiveLimiter implements Closeable {
         Config config =
             ConfigParser.parse(source.name(), new String(content, StandardCharsets.UTF_8));
         applied = content;
+        version = RulesVersion.of(content);
+        // Now, before it is applied: a Redis store it names connects, and may log, as it opens.
+        RulesInForce.version(version);
         rejected = null;
         lastProblem = null;
         return config;
@@ -188,10 +200,39 @@ public final class LiveLimiter implements Closeable {
     } else {
       switchStore(config.store(), rules);
     }
-    if (config.enabled()) {
-      LOG.info("Sluice: " + rules.rules().size() + " rules in force from " + source);
+    logApplied(inForce, config);
+    inForce = config;
+  }
+
+  /**
+   * Logs what {@code config} puts in force, with its version: the whole list when its rules come
+   * into force (the first file, the kill switch turned off), what changed since {@code before}
+   * otherwise, and only that nothing is limited while the kill switch is on.
+   */
+  private void logApplied(Config before, Config config) {
+    String named = RulesInForce.named(version);
+    List<Rule> rules = config.rules().rules();
+    if (!config.enabled()) {
+      LOG.warning(
+          "Sluice: disabled by `enabled: false` in " + source + "; nothing is limited " + named);
+    } else if (before == null || !before.enabled()) {
+      LOG.info(
+          "Sluice: "
+              + (before == null ? "" : "enabled again; ")
+              + rules.size()
+              + " rules in force from "
+              + source
+              + " "
+              + named
+              + (rules.isEmpty() ? "" : ": " + RulesDiff.inBrief(rules)));
     } else {
-      LOG.warning("Sluice: disabled by `enabled: false` in " + source + "; nothing is limited");
+      LOG.info(
+          "Sluice: applied "
+              + source
+              + " "
+              + named
+              + ": "
+              + RulesDiff.between(before.rules().rules(), rules));
     }
   }
 

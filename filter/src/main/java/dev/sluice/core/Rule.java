@@ -61,6 +61,15 @@ public final class Rule {
     return id;
   }
 
+  public List<PathPattern> paths() {
+    return paths;
+  }
+
+  /** Upper-case method names; none means every method. */
+  public Set<String> methods() {
+    return methods == null ? Collections.<String>emptySet() : methods;
+  }
+
   public Key key() {
     return key;
   }

@@ -27,6 +27,21 @@ class DurationsTest {
   }
 
   @ParameterizedTest
+  @CsvSource({
+    "1000,           1ms",
+    "500000,         500ms",
+    "1500000,        1500ms",
+    "90000000,       90s",
+    "60000000,       1m",
+    "5400000000,     90m",
+    "86400000000,    1d",
+    "31536000000000, 365d"
+  })
+  void formatsMicrosInTheLargestUnitThatDividesThem(long micros, String text) {
+    assertThat(Durations.format(micros)).isEqualTo(text);
+  }
+
+  @ParameterizedTest
   @ValueSource(
       strings = {
         "",

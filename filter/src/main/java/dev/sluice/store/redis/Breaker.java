@@ -1,6 +1,7 @@
 package dev.sluice.store.redis;
 
 import dev.sluice.store.Clock;
+import dev.sluice.store.RulesInForce;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
@@ -87,7 +88,9 @@ final class Breaker {
               + cause
               + "); rules decide "
               + "locally (fail_open: this JVM's share of each limit; fail_closed: deny) until it "
-              + "answers again.");
+              + "answers again "
+              + RulesInForce.named()
+              + ".");
     }
   }
 
@@ -105,7 +108,9 @@ final class Breaker {
               + target
               + " answers again; handed over "
               + handedOver
-              + " keys admitted locally; limits are shared again.");
+              + " keys admitted locally; limits are shared again "
+              + RulesInForce.named()
+              + ".");
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.sluice.store.redis;
 
+import dev.sluice.store.RulesInForce;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.UUID;
@@ -58,7 +59,14 @@ final class Fleet {
               Arrays.asList(member, Long.toString(ALIVE_MICROS), time.arg()));
       int now = (int) Math.max(min, (Long) counted);
       if (now != size) {
-        LOG.info("Sluice: " + now + " JVMs share the limits (was " + size + ").");
+        LOG.info(
+            "Sluice: "
+                + now
+                + " JVMs share the limits instead of "
+                + size
+                + " "
+                + RulesInForce.named()
+                + ".");
         size = now;
       }
     } catch (RuntimeException e) {

@@ -2,7 +2,9 @@ package dev.sluice.store.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.LogCapture;
 import dev.sluice.store.ManualClock;
+import dev.sluice.store.RulesInForce;
 import dev.sluice.store.redis.Breaker.Pass;
 import org.junit.jupiter.api.Test;
 
@@ -73,6 +75,24 @@ class BreakerTest {
     breaker.failed(timeout, Breaker.FAILURES_TO_OPEN);
     clock.advance(Breaker.FIRST_PAUSE_MILLIS * MILLI);
     assertThat(breaker.pass()).as("closing resets the pause").isEqualTo(Pass.PROBE);
+  }
+
+  @Test
+  void openingAndClosingAreLoggedOnceEachWithTheRulesVersion() {
+    RulesInForce.version("0a1b2c3d4e5f");
+    try (LogCapture log = LogCapture.of("dev.sluice.store.redis")) {
+      open();
+      breaker.failed(timeout);
+      breaker.probeSucceeded(2);
+      breaker.probeSucceeded(0);
+      assertThat(log.messages())
+          .containsExactly(
+              "Sluice: Redis test is failing (java.lang.RuntimeException: timed out); rules decide"
+                  + " locally (fail_open: this JVM's share of each limit; fail_closed: deny) until"
+                  + " it answers again (rules version 0a1b2c3d4e5f).",
+              "Sluice: Redis test answers again; handed over 2 keys admitted locally; limits are"
+                  + " shared again (rules version 0a1b2c3d4e5f).");
+    }
   }
 
   private void open() {
