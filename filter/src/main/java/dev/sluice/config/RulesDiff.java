@@ -14,10 +14,10 @@ import java.util.TreeMap;
 
 /**
  * What a reload changes in the rules, as its log line tells it: {@code added api (100/1m); changed
- * login (limit 5→10, window 1m→30s, counts start over); removed old}. A rule is its id, as for the
- * counters it keeps: the same id with other values is a change, listing each field from→to. Counts
- * start over when the algorithm or the window changes, since the store keeps a rule's counters by
- * id, algorithm and window; that is said, as it lets a burst through.
+ * login (limit 5->10, window 1m->30s, counts start over); removed old}. A rule is its id, as for
+ * the counters it keeps: the same id with other values is a change, listing each field from->to.
+ * Counts start over when the algorithm or the window changes, since the store keeps a rule's
+ * counters by id, algorithm and window; that is said, as it lets a burst through.
  */
 final class RulesDiff {
   private final List<String> added = new ArrayList<>();
@@ -92,7 +92,7 @@ final class RulesDiff {
 
   private static void change(List<String> changes, String field, Object was, Object is) {
     if (!Objects.equals(was, is)) {
-      changes.add(field + " " + was + "→" + is);
+      changes.add(field + " " + was + "->" + is);
     }
   }
 

@@ -255,7 +255,7 @@ class LiveLimiterTest {
                   + file
                   + " (rules version "
                   + version()
-                  + "): added hello (3/1m); changed login (window 1m→30s, counts start over);"
+                  + "): added hello (3/1m); changed login (window 1m->30s, counts start over);"
                   + " removed old");
     }
   }
@@ -279,12 +279,12 @@ class LiveLimiterTest {
                   + file
                   + " (rules version "
                   + shadow
-                  + "): changed login (mode enforcing→shadow)",
+                  + "): changed login (mode enforcing->shadow)",
               "Sluice: applied "
                   + file
                   + " (rules version "
                   + version()
-                  + "): changed login (mode shadow→enforcing)");
+                  + "): changed login (mode shadow->enforcing)");
     }
   }
 

@@ -34,7 +34,7 @@ class RulesDiffTest {
             "{ id: login, match: { path: /login }, key: ip, limit: 10, window: 1m }",
             "{ id: api, match: { path: /api }, key: ip, limit: 9, window: 1h }");
     assertThat(RulesDiff.between(before, after))
-        .hasToString("added new (2/30s, shadow); changed login (limit 5→10); removed old");
+        .hasToString("added new (2/30s, shadow); changed login (limit 5->10); removed old");
   }
 
   @Test
@@ -42,12 +42,12 @@ class RulesDiffTest {
     assertThat(
             changeOfLogin(
                 "{ id: login, match: { path: /login }, key: ip, limit: 10, window: 30s }"))
-        .isEqualTo("changed login (limit 5→10, window 1m→30s, counts start over)");
+        .isEqualTo("changed login (limit 5->10, window 1m->30s, counts start over)");
     assertThat(
             changeOfLogin(
                 "{ id: login, match: { path: /login }, key: ip, limit: 5, window: 1m,"
                     + " algorithm: fixed_window }"))
-        .isEqualTo("changed login (algorithm sliding_window→fixed_window, counts start over)");
+        .isEqualTo("changed login (algorithm sliding_window->fixed_window, counts start over)");
   }
 
   @Test
@@ -58,18 +58,18 @@ class RulesDiffTest {
                     + " key: [ip, user], limit: 5, window: 1m, tiers: { pro: 50 }, cost: 2,"
                     + " on_error: fail_closed }"))
         .isEqualTo(
-            "changed login (path [/login]→[/login, /signin], methods all→[POST],"
-                + " key ip→[ip, user], tiers {}→{pro=50}, cost 1→2,"
-                + " on_error fail_open→fail_closed)");
+            "changed login (path [/login]->[/login, /signin], methods all->[POST],"
+                + " key ip->[ip, user], tiers {}->{pro=50}, cost 1->2,"
+                + " on_error fail_open->fail_closed)");
   }
 
   @Test
   void aRuleSwitchingBetweenShadowAndEnforcingIsAModeChange() {
     String shadow =
         "{ id: login, match: { path: /login }, key: ip, limit: 5, window: 1m, shadow: true }";
-    assertThat(changeOfLogin(shadow)).isEqualTo("changed login (mode enforcing→shadow)");
+    assertThat(changeOfLogin(shadow)).isEqualTo("changed login (mode enforcing->shadow)");
     assertThat(RulesDiff.between(rules(shadow), rules(LOGIN)))
-        .hasToString("changed login (mode shadow→enforcing)");
+        .hasToString("changed login (mode shadow->enforcing)");
   }
 
   @Test
@@ -78,11 +78,11 @@ class RulesDiffTest {
         "{ id: login, match: { path: /login }, key: ip, limit: 5, window: 1m,"
             + " algorithm: token_bucket, burst: %d }";
     assertThat(RulesDiff.between(rules(String.format(bucket, 5)), rules(String.format(bucket, 8))))
-        .hasToString("changed login (burst 5→8)");
+        .hasToString("changed login (burst 5->8)");
     assertThat(
             changeOfLogin("{ id: login, match: { path: /login }, key: ip, limit: 7, window: 1m }"))
         .as("a window's burst is its limit")
-        .isEqualTo("changed login (limit 5→7)");
+        .isEqualTo("changed login (limit 5->7)");
   }
 
   @Test
