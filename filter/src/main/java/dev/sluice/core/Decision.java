@@ -41,6 +41,11 @@ public final class Decision {
    * rules} the permit it took, or null where it did not count the request.
    */
   static Decision of(Rules rules, Permit[] permits) {
+    for (int i = 0; i < permits.length; i++) {
+      if (permits[i] != null && !permits[i].verdict().decided()) {
+        permits[i] = null; // a rule the store did not get to: it knows nothing of this request
+      }
+    }
     int denying = -1;
     for (int i = 0; i < permits.length; i++) {
       Permit p = permits[i];
@@ -105,7 +110,7 @@ public final class Decision {
 
   /**
    * The permit rule {@code i} of {@link #rules} took for this request, its verdict filled; null
-   * when that rule did not count it.
+   * when that rule did not count it, or the store did not decide it.
    */
   public Permit permit(int i) {
     return i < permits.length ? permits[i] : null;
@@ -115,6 +120,19 @@ public final class Decision {
   public boolean deniedBy(int i) {
     Permit p = permit(i);
     return !allowed && p != null && !p.verdict().allowed() && !rules.rules().get(i).shadow();
+  }
+
+  /**
+   * The permits rule {@code i} of {@link #rules} has left. A denied request takes nothing from any
+   * rule (all or nothing), so an enforcing rule that would have allowed it still has what its
+   * verdict counted as taken.
+   */
+  public long remaining(int i) {
+    Permit p = permits[i];
+    long left = remaining(p);
+    return !allowed && p.verdict().allowed() && !rules.rules().get(i).shadow()
+        ? left + p.cost()
+        : left;
   }
 
   /** The deciding rule's limit (for the request's tier). */

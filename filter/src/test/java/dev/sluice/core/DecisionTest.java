@@ -79,6 +79,41 @@ class DecisionTest {
   }
 
   @Test
+  void onADenialARuleThatWouldHaveAllowedStillHasWhatItWouldHaveGiven() throws Exception {
+    apply(
+        rule("loose", "/api/**", "limit: 5, window: 1m, cost: 2")
+            + rule("tight", "/api/**", "limit: 1, window: 1m"));
+    assertThat(get("/api/x").remaining(0)).isEqualTo(3);
+    Decision denied = get("/api/x");
+    assertThat(denied.permit(0).verdict().remaining()).as("as if it had given 2").isEqualTo(1);
+    assertThat(denied.remaining(0)).isEqualTo(3);
+    assertThat(denied.remaining(1)).isZero();
+  }
+
+  /** A Redis store stops at a request's first denial: the rules after it are never decided. */
+  @Test
+  void aRuleTheStoreDidNotDecideIsLeftOut() throws Exception {
+    apply(
+        rule("first", "/r", "limit: 3, window: 1m") + rule("second", "/r", "limit: 3, window: 1m"));
+    Rules rules = limiter.rules();
+    Permit denying = permit(rules.rules().get(0));
+    denying.verdict().set(false, 0, 7 * SECOND, 7 * SECOND);
+    Decision denied = Decision.of(rules, new Permit[] {denying, permit(rules.rules().get(1))});
+    assertThat(denied.ruleId()).isEqualTo("first");
+    assertThat(denied.permit(1)).isNull();
+    assertThat(denied.deniedBy(1)).isFalse();
+  }
+
+  private Permit permit(Rule rule) {
+    MemoryStore store = new MemoryStore(clock, 10, 0);
+    return new Permit(
+        store.counters(rule.id(), rule.algorithm(), rule.quota().windowMicros()),
+        "1.2.3.4",
+        rule.quota(),
+        1);
+  }
+
+  @Test
   void fixedWindowResetsWhenTheWindowEnds() throws Exception {
     apply(rule("fixed", "/f", "limit: 2, window: 10s, algorithm: fixed_window"));
     clock.advance(2_500_000);
@@ -144,14 +179,7 @@ class DecisionTest {
   void aStoresResetBeforeItsRetryIsRaisedToTheRetry() throws Exception {
     apply(rule("redis", "/r", "limit: 3, window: 1m"));
     Rules rules = limiter.rules();
-    Rule rule = rules.rules().get(0);
-    MemoryStore store = new MemoryStore(clock, 10, 0);
-    Permit permit =
-        new Permit(
-            store.counters(rule.id(), rule.algorithm(), rule.quota().windowMicros()),
-            "1.2.3.4",
-            rule.quota(),
-            1);
+    Permit permit = permit(rules.rules().get(0));
     permit.verdict().set(false, 0, 0, 5 * SECOND);
     Decision denied = Decision.of(rules, new Permit[] {permit});
     assertThat(denied.retryAfterSeconds()).isEqualTo(5);
