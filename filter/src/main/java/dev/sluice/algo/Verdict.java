@@ -32,6 +32,14 @@ public final class Verdict {
     return allowed;
   }
 
+  /**
+   * False until a store has filled this verdict. A store may stop at a request's first denial
+   * without deciding its other rules: their verdicts stay as new, neither allowed nor with a wait.
+   */
+  public boolean decided() {
+    return allowed || retryAfterMicros > 0;
+  }
+
   /** Permits of cost one that would still be allowed right now. */
   public long remaining() {
     return remaining;

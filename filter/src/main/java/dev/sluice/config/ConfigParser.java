@@ -4,6 +4,7 @@ import dev.sluice.core.Cidr;
 import dev.sluice.core.ClientIp;
 import dev.sluice.core.Cors;
 import dev.sluice.core.PathPattern;
+import dev.sluice.core.Responses;
 import dev.sluice.core.Rule;
 import dev.sluice.core.Rules;
 import dev.sluice.core.Tiers;
@@ -126,6 +127,7 @@ public final class ConfigParser {
     TierReader tierReader = new TierReader(problems, !clientIp.trustedProxies().isEmpty());
     Tiers tiers = tierReader.read(top.fields("tiers"));
     Cors cors = CorsReader.read(top.fields("cors"), problems);
+    Responses responses = ResponseReader.read(top.fields("response"), problems);
     List<Rule> rules = new ArrayList<>();
     Node ruleList = top.take("rules");
     if (ruleList != null) {
@@ -148,10 +150,11 @@ public final class ConfigParser {
         "exclude",
         "tiers",
         "rules",
-        "cors");
+        "cors",
+        "response");
     return new Config(
         store,
-        new Rules(rules, excludes, clientIp, tiers, apiKeyHeader, cors),
+        new Rules(rules, excludes, clientIp, tiers, apiKeyHeader, cors, responses),
         !Boolean.FALSE.equals(enabled),
         problems.warnings());
   }

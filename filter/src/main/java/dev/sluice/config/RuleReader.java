@@ -4,6 +4,7 @@ import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
 import dev.sluice.core.PathPattern;
 import dev.sluice.core.Rule;
+import dev.sluice.core.RuleResponse;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -28,7 +29,8 @@ final class RuleReader {
     "cost",
     "on_error",
     "shadow",
-    "tiers"
+    "tiers",
+    "response"
   };
   private static final String ID = "[A-Za-z0-9_.-]{1,64}";
 
@@ -53,6 +55,7 @@ final class RuleReader {
     Set<String> methods = new LinkedHashSet<>();
     List<PathPattern> paths = match(f, methods);
     RuleValues v = RuleValues.read(f, problems).over(defaults);
+    RuleResponse response = ResponseReader.rule(id, f.fields("response"), problems);
     f.finish(FIELDS);
     Quota quota = quota(v);
     if (v.key == null && !v.given("key")) {
@@ -66,7 +69,7 @@ final class RuleReader {
     if (v.onError != null) {
       rule.onError(v.onError);
     }
-    rule.shadow(Boolean.TRUE.equals(v.shadow));
+    rule.shadow(Boolean.TRUE.equals(v.shadow)).response(response);
     if (v.tiers != null) {
       for (Map.Entry<String, Long> tier : v.tiers.entrySet()) {
         tiers.warnIfNeverGiven(

@@ -4,49 +4,88 @@ import dev.sluice.algo.Verdict;
 import dev.sluice.store.Permit;
 
 /**
- * The answer for one request, from its most restrictive rule: when denied, the denying rule that
- * asks for the longest wait; when allowed, the rule with the fewest permits left. Times are whole
- * seconds, rounded up, as the headers carry them.
+ * The answer for one request, with the verdict of every rule that counted it. One of them decides:
+ * when denied, the denying rule that asks for the longest wait; when allowed, the rule with the
+ * fewest permits left (an enforcing rule before a shadow one with as few). Times are whole seconds,
+ * rounded up, as the headers carry them.
  */
 public final class Decision {
   /** No rule applies: allowed, and no rate-limit headers. */
-  public static final Decision UNLIMITED = new Decision(true, null, 0, 0, 0, 0);
+  public static final Decision UNLIMITED = new Decision(true, Rules.NONE, new Permit[0], -1);
 
   private final boolean allowed;
-  private final String ruleId;
-  private final long limit;
-  private final long remaining;
+  private final Rules rules;
+  private final Permit[] permits;
+  private final int deciding;
   private final long resetSeconds;
   private final long retryAfterSeconds;
 
-  private Decision(
-      boolean allowed,
-      String ruleId,
-      long limit,
-      long remaining,
-      long resetSeconds,
-      long retryAfterSeconds) {
+  private Decision(boolean allowed, Rules rules, Permit[] permits, int deciding) {
     this.allowed = allowed;
-    this.ruleId = ruleId;
-    this.limit = limit;
-    this.remaining = remaining;
-    this.resetSeconds = resetSeconds;
-    this.retryAfterSeconds = retryAfterSeconds;
+    this.rules = rules;
+    this.permits = permits;
+    this.deciding = deciding;
+    if (deciding < 0) {
+      resetSeconds = retryAfterSeconds = 0;
+      return;
+    }
+    Verdict v = permits[deciding].verdict();
+    retryAfterSeconds = allowed ? 0 : Math.max(1, seconds(v.retryAfterMicros()));
+    // A store's verdict may put the reset before the retry (a Redis script, a fail_closed denial):
+    // a client must never read that its quota is back before it may retry.
+    resetSeconds = Math.max(seconds(v.resetMicros()), retryAfterSeconds);
   }
 
-  /** The decision {@code permit}'s verdict stands for; {@code allowed} overrides it for shadows. */
-  static Decision of(Permit permit, boolean allowed) {
-    Verdict v = permit.verdict();
-    return new Decision(
-        allowed,
-        permit.counters().ruleId(),
-        permit.quota().limit(),
-        v.remaining(),
-        seconds(v.resetMicros()),
-        allowed ? 0 : Math.max(1, seconds(v.retryAfterMicros())));
+  /**
+   * The decision on the verdicts in {@code permits}, which holds for rule {@code i} of {@code
+   * rules} the permit it took, or null where it did not count the request.
+   */
+  static Decision of(Rules rules, Permit[] permits) {
+    for (int i = 0; i < permits.length; i++) {
+      if (permits[i] != null && !permits[i].verdict().decided()) {
+        permits[i] = null; // a rule the store did not get to: it knows nothing of this request
+      }
+    }
+    int denying = -1;
+    for (int i = 0; i < permits.length; i++) {
+      Permit p = permits[i];
+      if (p != null
+          && !rules.rules().get(i).shadow()
+          && !p.verdict().allowed()
+          && (denying < 0 || retryAfter(p) > retryAfter(permits[denying]))) {
+        denying = i;
+      }
+    }
+    if (denying >= 0) {
+      return new Decision(false, rules, permits, denying);
+    }
+    int tightest = -1;
+    for (int i = 0; i < permits.length; i++) {
+      if (permits[i] != null && (tightest < 0 || tighter(rules, permits, i, tightest))) {
+        tightest = i;
+      }
+    }
+    return new Decision(true, rules, permits, tightest);
   }
 
-  private static long seconds(long micros) {
+  /** Fewer permits left, or as few and enforcing where the other is a shadow. */
+  private static boolean tighter(Rules rules, Permit[] permits, int i, int than) {
+    long left = remaining(permits[i]);
+    long other = remaining(permits[than]);
+    return left < other
+        || (left == other && rules.rules().get(than).shadow() && !rules.rules().get(i).shadow());
+  }
+
+  private static long retryAfter(Permit p) {
+    return p.verdict().retryAfterMicros();
+  }
+
+  private static long remaining(Permit p) {
+    return p.verdict().remaining();
+  }
+
+  /** Whole seconds, rounded up: a client that waits them has waited long enough. */
+  public static long seconds(long micros) {
     return (micros + 999_999) / 1_000_000;
   }
 
@@ -54,20 +93,61 @@ public final class Decision {
     return allowed;
   }
 
-  /** The id of the deciding rule, or null when no rule applies. */
-  public String ruleId() {
-    return ruleId;
+  /** The rules in force when this was decided. */
+  public Rules rules() {
+    return rules;
   }
 
+  /** The deciding rule, or null when no rule applies. */
+  public Rule rule() {
+    return deciding < 0 ? null : rules.rules().get(deciding);
+  }
+
+  /** The id of the deciding rule, or null when no rule applies. */
+  public String ruleId() {
+    return deciding < 0 ? null : rule().id();
+  }
+
+  /**
+   * The permit rule {@code i} of {@link #rules} took for this request, its verdict filled; null
+   * when that rule did not count it, or the store did not decide it.
+   */
+  public Permit permit(int i) {
+    return i < permits.length ? permits[i] : null;
+  }
+
+  /** True when rule {@code i} of {@link #rules} is one of those that denied this request. */
+  public boolean deniedBy(int i) {
+    Permit p = permit(i);
+    return !allowed && p != null && !p.verdict().allowed() && !rules.rules().get(i).shadow();
+  }
+
+  /**
+   * The permits rule {@code i} of {@link #rules} has left. A denied request takes nothing from any
+   * rule (all or nothing), so an enforcing rule that would have allowed it still has what its
+   * verdict counted as taken.
+   */
+  public long remaining(int i) {
+    Permit p = permits[i];
+    long left = remaining(p);
+    return !allowed && p.verdict().allowed() && !rules.rules().get(i).shadow()
+        ? left + p.cost()
+        : left;
+  }
+
+  /** The deciding rule's limit (for the request's tier). */
   public long limit() {
-    return limit;
+    return deciding < 0 ? 0 : permits[deciding].quota().limit();
   }
 
   public long remaining() {
-    return remaining;
+    return deciding < 0 ? 0 : remaining(permits[deciding]);
   }
 
-  /** Seconds until the quota is fully restored. */
+  /**
+   * Seconds until the deciding rule's quota is fully restored, if nothing else arrives; when
+   * denied, never less than {@link #retryAfterSeconds}.
+   */
   public long resetSeconds() {
     return resetSeconds;
   }
@@ -79,14 +159,14 @@ public final class Decision {
 
   @Override
   public String toString() {
-    return ruleId == null
+    return deciding < 0
         ? "unlimited"
         : (allowed ? "allowed by " : "denied by ")
-            + ruleId
+            + ruleId()
             + " limit="
-            + limit
+            + limit()
             + " remaining="
-            + remaining
+            + remaining()
             + " reset="
             + resetSeconds
             + "s retryAfter="

@@ -12,8 +12,8 @@ import java.util.logging.Logger;
 
 /**
  * Decides one request: match the rules, work out each matched rule's identity, take a permit from
- * every enforcing rule at once (all or nothing), and report the most restrictive rule. Shadow rules
- * are counted on their own and never deny. Rules can be swapped at any time; a swap keeps the
+ * every enforcing rule at once (all or nothing), and report every matched rule's verdict. Shadow
+ * rules are counted on their own and never deny. Rules can be swapped at any time; a swap keeps the
  * counters of rules whose id, algorithm and window did not change. The store can be swapped too,
  * with the rules, and counts start over in the new one.
  */
@@ -79,6 +79,7 @@ public final class Limiter {
     Subject subject = null;
     List<Permit> enforced = Collections.emptyList();
     List<Permit> shadowed = Collections.emptyList();
+    Permit[] counted = null;
     for (int i = 0; i < rules.size(); i++) {
       Rule rule = rules.get(i);
       if (!rule.matches(method, segments)) {
@@ -93,6 +94,10 @@ public final class Limiter {
       }
       Permit permit =
           new Permit(b.counters[i], identity, rule.quotaFor(subject), rule.cost(), rule.onError());
+      if (counted == null) {
+        counted = new Permit[rules.size()];
+      }
+      counted[i] = permit;
       if (rule.shadow()) {
         shadowed = add(shadowed, permit, rules.size());
       } else {
@@ -109,36 +114,13 @@ public final class Limiter {
         LOG.fine("shadow rule " + permit.counters().ruleId() + " would deny a request");
       }
     }
-    return mostRestrictive(enforced, shadowed);
+    return counted == null ? Decision.UNLIMITED : Decision.of(b.rules, counted);
   }
 
   private static List<Permit> add(List<Permit> permits, Permit permit, int capacity) {
     List<Permit> list = permits.isEmpty() ? new ArrayList<Permit>(capacity) : permits;
     list.add(permit);
     return list;
-  }
-
-  private static Decision mostRestrictive(List<Permit> enforced, List<Permit> shadowed) {
-    Permit denying = null;
-    for (Permit p : enforced) {
-      if (!p.verdict().allowed()
-          && (denying == null
-              || p.verdict().retryAfterMicros() > denying.verdict().retryAfterMicros())) {
-        denying = p;
-      }
-    }
-    if (denying != null) {
-      return Decision.of(denying, false);
-    }
-    Permit tightest = null;
-    for (List<Permit> permits : Arrays.asList(enforced, shadowed)) {
-      for (Permit p : permits) {
-        if (tightest == null || p.verdict().remaining() < tightest.verdict().remaining()) {
-          tightest = p;
-        }
-      }
-    }
-    return tightest == null ? Decision.UNLIMITED : Decision.of(tightest, true);
   }
 
   /** Rules with the store and its counters bound to them, index for index. */

@@ -22,6 +22,7 @@ public final class Rule {
   private final long cost;
   private final boolean shadow;
   private final OnError onError;
+  private final RuleResponse response;
 
   private Rule(Builder b) {
     this.id = b.id;
@@ -34,6 +35,7 @@ public final class Rule {
     this.cost = b.cost;
     this.shadow = b.shadow;
     this.onError = b.onError;
+    this.response = b.response == null ? RuleResponse.standard(b.id) : b.response;
   }
 
   boolean matches(String method, String[] segments) {
@@ -99,6 +101,11 @@ public final class Rule {
     return onError;
   }
 
+  /** How the rule answers a request it denies. */
+  public RuleResponse response() {
+    return response;
+  }
+
   @Override
   public String toString() {
     return id
@@ -126,6 +133,7 @@ public final class Rule {
     private long cost = 1;
     private boolean shadow;
     private OnError onError = OnError.FAIL_OPEN;
+    private RuleResponse response;
 
     public Builder(String id, List<PathPattern> paths, Key key, Quota quota) {
       this.id = id;
@@ -162,6 +170,11 @@ public final class Rule {
 
     public Builder onError(OnError onError) {
       this.onError = onError;
+      return this;
+    }
+
+    public Builder response(RuleResponse response) {
+      this.response = response;
       return this;
     }
 

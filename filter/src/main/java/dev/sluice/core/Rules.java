@@ -21,7 +21,9 @@ public final class Rules {
   private final Tiers tiers;
   private final String apiKeyHeader;
   private final Cors cors;
+  private final Responses responses;
 
+  /** Rules answering with the default {@link Responses}. */
   public Rules(
       List<Rule> rules,
       List<PathPattern> excludes,
@@ -29,12 +31,24 @@ public final class Rules {
       Tiers tiers,
       String apiKeyHeader,
       Cors cors) {
+    this(rules, excludes, clientIp, tiers, apiKeyHeader, cors, Responses.DEFAULT);
+  }
+
+  public Rules(
+      List<Rule> rules,
+      List<PathPattern> excludes,
+      ClientIp clientIp,
+      Tiers tiers,
+      String apiKeyHeader,
+      Cors cors,
+      Responses responses) {
     this.rules = Collections.unmodifiableList(rules);
     this.excludes = Collections.unmodifiableList(excludes);
     this.clientIp = clientIp;
     this.tiers = tiers;
     this.apiKeyHeader = apiKeyHeader;
     this.cors = cors;
+    this.responses = responses;
   }
 
   public List<Rule> rules() {
@@ -59,6 +73,10 @@ public final class Rules {
 
   public Cors cors() {
     return cors;
+  }
+
+  public Responses responses() {
+    return responses;
   }
 
   boolean isExcluded(String[] segments) {

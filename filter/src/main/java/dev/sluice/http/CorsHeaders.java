@@ -1,6 +1,7 @@
 package dev.sluice.http;
 
 import dev.sluice.core.Cors;
+import dev.sluice.core.Responses;
 
 /**
  * The CORS headers of a 429, for an origin the {@code cors} section allows: without them a browser
@@ -8,17 +9,19 @@ import dev.sluice.core.Cors;
  * application's own CORS handling answers those.
  */
 final class CorsHeaders {
-  private static final String EXPOSED =
+  private static final String EXPOSED_X_RATELIMIT =
       String.join(
           ", ",
           RateLimitHeaders.RETRY_AFTER,
           RateLimitHeaders.LIMIT,
           RateLimitHeaders.REMAINING,
           RateLimitHeaders.RESET);
+  private static final String EXPOSED_IETF =
+      String.join(", ", RateLimitHeaders.RETRY_AFTER, IetfHeaders.RATE_LIMIT, IetfHeaders.POLICY);
 
   private CorsHeaders() {}
 
-  static void write(Cors cors, Exchange exchange) {
+  static void write(Cors cors, Responses.Headers style, Exchange exchange) {
     String origin = cors.allowOrigin(exchange.header("Origin"));
     if (origin == null) {
       return;
@@ -30,6 +33,8 @@ final class CorsHeaders {
     if (cors.allowCredentials()) {
       exchange.setHeader("Access-Control-Allow-Credentials", "true");
     }
-    exchange.setHeader("Access-Control-Expose-Headers", EXPOSED);
+    exchange.setHeader(
+        "Access-Control-Expose-Headers",
+        style == Responses.Headers.IETF ? EXPOSED_IETF : EXPOSED_X_RATELIMIT);
   }
 }

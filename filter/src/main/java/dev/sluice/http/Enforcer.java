@@ -2,23 +2,32 @@ package dev.sluice.http;
 
 import dev.sluice.core.Decision;
 import dev.sluice.core.Limiter;
+import dev.sluice.core.Rules;
+import dev.sluice.store.Clock;
 import java.io.IOException;
 import java.util.logging.Logger;
 
 /**
  * Applies the limiter to one exchange: counts a request once however often it is dispatched, adds
- * the rate-limit headers, and writes the 429 when denied. A failure inside Sluice lets the request
- * through, logged once per kind: a rate limiter must never be the reason an application breaks, nor
- * flood its log.
+ * the rate-limit headers, and writes the rejection (a 429, unless its rule says other) when denied.
+ * A failure inside Sluice lets the request through, logged once per kind: a rate limiter must never
+ * be the reason an application breaks, nor flood its log.
  */
 public final class Enforcer {
   private static final Logger LOG = Logger.getLogger("dev.sluice.http");
 
   private final Limiter limiter;
+  private final Clock clock;
   private final Failures failures = new Failures(LOG);
 
   public Enforcer(Limiter limiter) {
+    this(limiter, Clock.SYSTEM);
+  }
+
+  /** {@code clock} tells the time for {@code reset: epoch_seconds}. */
+  Enforcer(Limiter limiter, Clock clock) {
     this.limiter = limiter;
+    this.clock = clock;
   }
 
   /** Returns true when the application should serve the request. */
@@ -47,23 +56,13 @@ public final class Enforcer {
               + " (logged once)");
       return true;
     }
-    RateLimitHeaders.write(decision, exchange);
+    RateLimitHeaders.write(decision, exchange, clock);
     if (decision.allowed()) {
       return true;
     }
-    CorsHeaders.write(limiter.rules().cors(), exchange);
-    exchange.reject(
-        RateLimitHeaders.TOO_MANY_REQUESTS, "application/json", rejectionBody(decision));
+    Rules rules = decision.rules();
+    CorsHeaders.write(rules.cors(), rules.responses().headers(), exchange);
+    Rejection.write(decision, exchange);
     return false;
-  }
-
-  /** {@code {"error":"rate_limited","rule":"login","retryAfterSeconds":12}}. */
-  static String rejectionBody(Decision decision) {
-    // Rule ids are restricted to [A-Za-z0-9_.-], so they need no JSON escaping.
-    return "{\"error\":\"rate_limited\",\"rule\":\""
-        + decision.ruleId()
-        + "\",\"retryAfterSeconds\":"
-        + decision.retryAfterSeconds()
-        + "}";
   }
 }

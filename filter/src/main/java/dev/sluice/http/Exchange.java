@@ -28,6 +28,9 @@ public interface Exchange extends RequestView {
    */
   boolean clearForRejection();
 
-  /** Writes a complete response that ends the request. */
+  /**
+   * Writes a complete response that ends the request: {@code body} in UTF-8, its length given
+   * before it, so the container sends {@code Content-Length} rather than a chunked body.
+   */
   void reject(int status, String contentType, String body) throws IOException;
 }

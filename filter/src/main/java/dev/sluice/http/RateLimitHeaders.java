@@ -1,24 +1,39 @@
 package dev.sluice.http;
 
 import dev.sluice.core.Decision;
+import dev.sluice.core.Responses;
+import dev.sluice.store.Clock;
 
-/** The headers every limited response carries, allowed or not. */
+/**
+ * The headers every limited response carries, allowed or not, in the style {@code response.headers}
+ * names; and {@code Retry-After} on a rejection, in either style.
+ */
 public final class RateLimitHeaders {
-  public static final int TOO_MANY_REQUESTS = 429;
   public static final String LIMIT = "X-RateLimit-Limit";
   public static final String REMAINING = "X-RateLimit-Remaining";
 
-  /** Seconds until the quota is fully restored. */
+  /** When the deciding rule's quota is fully restored: never before {@link #RETRY_AFTER}. */
   public static final String RESET = "X-RateLimit-Reset";
 
   public static final String RETRY_AFTER = "Retry-After";
 
   private RateLimitHeaders() {}
 
-  static void write(Decision decision, Exchange exchange) {
-    exchange.setHeader(LIMIT, Long.toString(decision.limit()));
-    exchange.setHeader(REMAINING, Long.toString(decision.remaining()));
-    exchange.setHeader(RESET, Long.toString(decision.resetSeconds()));
+  static void write(Decision decision, Exchange exchange, Clock clock) {
+    Responses responses = decision.rules().responses();
+    if (responses.headers() == Responses.Headers.IETF) {
+      IetfHeaders.write(decision, exchange);
+    } else {
+      exchange.setHeader(LIMIT, Long.toString(decision.limit()));
+      exchange.setHeader(REMAINING, Long.toString(decision.remaining()));
+      long reset = decision.resetSeconds();
+      if (responses.reset() == Responses.Reset.EPOCH_SECONDS) {
+        // From the next whole second: a client that adds Retry-After to any instant of this one
+        // (the Date header's, say) still lands no later than the reset.
+        reset += Decision.seconds(clock.micros());
+      }
+      exchange.setHeader(RESET, Long.toString(reset));
+    }
     if (!decision.allowed()) {
       exchange.setHeader(RETRY_AFTER, Long.toString(decision.retryAfterSeconds()));
     }

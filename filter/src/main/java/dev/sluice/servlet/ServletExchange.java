@@ -5,6 +5,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
@@ -78,6 +79,7 @@ final class ServletExchange implements Exchange {
     response.setStatus(status);
     response.setContentType(contentType);
     response.setCharacterEncoding("UTF-8");
+    response.setContentLength(body.getBytes(StandardCharsets.UTF_8).length);
     PrintWriter writer = response.getWriter();
     writer.write(body);
     writer.flush();

@@ -46,6 +46,7 @@ abstract class FilterScenarios {
         - { id: algo-bucket, match: { path: /algo/bucket }, key: ip, limit: 2, window: 1s,
             algorithm: token_bucket }
       """
+          + OwnBodyChecks.RULE
           + CorsChecks.SECTION;
 
   private Deployment deployment;
@@ -177,6 +178,11 @@ abstract class FilterScenarios {
   @Test
   void corsPreflightsPassUncountedAndA429IsReadableByTheListedOrigin() throws Exception {
     CorsChecks.assertPreflightsUncountedAndA429Readable(http, "10.0.7.1");
+  }
+
+  @Test
+  void aRuleAnswersWithItsOwnStatusAndBodyOfTheRightLength() throws Exception {
+    OwnBodyChecks.assertTheRulesOwnRejection(http, "10.0.8.1");
   }
 
   /** /health matches a rule of limit 1 too, but exclusion wins: never limited, no headers. */

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
@@ -74,9 +75,22 @@ public final class Http {
     return Long.parseLong(value);
   }
 
+  /**
+   * A body sent whole with its length first (Content-Length: its UTF-8 bytes), not in chunks: what
+   * a client that reads a 429 needs, and what clients that cannot stream expect.
+   */
+  public static void assertSentWhole(HttpResponse<String> response) {
+    assertThat(response.headers().firstValue("Transfer-Encoding"))
+        .as("Transfer-Encoding")
+        .isEmpty();
+    assertThat(number(response, "Content-Length"))
+        .isEqualTo(response.body().getBytes(StandardCharsets.UTF_8).length);
+  }
+
   /** Checks a 429 in full and returns its Retry-After. */
   public static long assertRejected(HttpResponse<String> response, String ruleId) {
     assertThat(response.statusCode()).isEqualTo(429);
+    assertSentWhole(response);
     long retryAfter = number(response, RETRY_AFTER);
     assertThat(retryAfter).isGreaterThanOrEqualTo(1);
     number(response, LIMIT);

@@ -4,6 +4,7 @@ import dev.sluice.http.Exchange;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Enumeration;
@@ -114,6 +115,7 @@ final class ReflectedExchange implements Exchange {
       api.setStatus.invokeExact(response, status);
       api.setContentType.invokeExact(response, contentType);
       api.setCharacterEncoding.invokeExact(response, "UTF-8");
+      api.setContentLength.invokeExact(response, body.getBytes(StandardCharsets.UTF_8).length);
       writer = (PrintWriter) api.getWriter.invokeExact(response);
     } catch (IOException e) {
       throw e;

@@ -41,6 +41,7 @@ final class ServletApi {
   final MethodHandle setStatus;
   final MethodHandle setContentType;
   final MethodHandle setCharacterEncoding;
+  final MethodHandle setContentLength;
   final MethodHandle getWriter;
 
   private ServletApi() {
@@ -49,7 +50,7 @@ final class ServletApi {
     getMethod = getRequestUri = getRemoteAddr = getHeader = getHeaders = getRemoteUser = null;
     getAttribute = setAttribute = getDispatcherType = null;
     isCommitted = reset = setHeader = setStatus = setContentType = setCharacterEncoding = null;
-    getWriter = null;
+    setContentLength = getWriter = null;
   }
 
   private ServletApi(String namespace, Class<?> request, Class<?> response)
@@ -75,6 +76,7 @@ final class ServletApi {
     setStatus = handle(response, "setStatus", void.class, int.class);
     setContentType = handle(response, "setContentType", void.class, String.class);
     setCharacterEncoding = handle(response, "setCharacterEncoding", void.class, String.class);
+    setContentLength = handle(response, "setContentLength", void.class, int.class);
     getWriter = handle(response, "getWriter", PrintWriter.class);
   }
 

@@ -107,6 +107,7 @@ final class FakeServlet {
     boolean committed;
     int status = 200;
     String contentType;
+    int contentLength = -1;
     StringWriter body = new StringWriter();
 
     Response(Namespace namespace) {
@@ -144,6 +145,7 @@ final class FakeServlet {
         case "setStatus" -> status = (Integer) args[0];
         case "setContentType" -> contentType = (String) args[0];
         case "setCharacterEncoding" -> {}
+        case "setContentLength" -> contentLength = (Integer) args[0];
         case "getWriter" -> {
           return new PrintWriter(body);
         }

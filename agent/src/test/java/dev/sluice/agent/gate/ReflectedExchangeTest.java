@@ -70,18 +70,20 @@ class ReflectedExchangeTest {
 
   @ParameterizedTest
   @EnumSource(Namespace.class)
-  void writesTheRejectionAsUtf8(Namespace namespace) throws IOException {
+  void writesTheRejectionAsUtf8WithItsLengthInBytes(Namespace namespace) throws IOException {
     Response response = new Response(namespace);
-    exchange(new Request(namespace), response).reject(429, "application/json", "{\"a\":1}");
+    exchange(new Request(namespace), response).reject(429, "application/json", "{\"a\":\"é\"}");
     assertThat(response.calls)
         .containsExactly(
             "setStatus 429",
             "setContentType application/json",
             "setCharacterEncoding UTF-8",
+            "setContentLength 10",
             "getWriter");
     assertThat(response.status).isEqualTo(429);
     assertThat(response.contentType).isEqualTo("application/json");
-    assertThat(response.body).hasToString("{\"a\":1}");
+    assertThat(response.contentLength).as("é is two bytes").isEqualTo(10);
+    assertThat(response.body).hasToString("{\"a\":\"é\"}");
   }
 
   @ParameterizedTest

@@ -9,6 +9,7 @@ import static dev.sluice.it.Http.number;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.it.CorsChecks;
+import dev.sluice.it.OwnBodyChecks;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 
@@ -20,8 +21,9 @@ abstract class PlainServletScenario extends AgentScenario {
         3,
         """
           - { id: health-trap, match: { path: /health }, key: ip, limit: 1, window: 1h }
-        exclude: [/health]
         """
+            + OwnBodyChecks.RULE
+            + "exclude: [/health]\n"
             + CorsChecks.SECTION);
   }
 
@@ -49,6 +51,11 @@ abstract class PlainServletScenario extends AgentScenario {
   @Test
   void corsPreflightsPassUncountedAndA429IsReadableByTheListedOrigin() throws Exception {
     CorsChecks.assertPreflightsUncountedAndA429Readable(http, "10.1.2.1");
+  }
+
+  @Test
+  void aRuleAnswersWithItsOwnStatusAndBodyOfTheRightLength() throws Exception {
+    OwnBodyChecks.assertTheRulesOwnRejection(http, "10.1.3.1");
   }
 
   @Test
