@@ -126,6 +126,7 @@ public final class ConfigParser {
     TierReader tierReader = new TierReader(problems, !clientIp.trustedProxies().isEmpty());
     Tiers tiers = tierReader.read(top.fields("tiers"));
     Cors cors = CorsReader.read(top.fields("cors"), problems);
+    MetricsSettings metrics = MetricsSettings.read(top.fields("metrics"), problems);
     List<Rule> rules = new ArrayList<>();
     Node ruleList = top.take("rules");
     if (ruleList != null) {
@@ -148,12 +149,14 @@ public final class ConfigParser {
         "exclude",
         "tiers",
         "rules",
-        "cors");
+        "cors",
+        "metrics");
     return new Config(
         store,
         new Rules(rules, excludes, clientIp, tiers, apiKeyHeader, cors),
         !Boolean.FALSE.equals(enabled),
-        problems.warnings());
+        problems.warnings(),
+        metrics);
   }
 
   private ClientIp clientIp(Fields f) {
