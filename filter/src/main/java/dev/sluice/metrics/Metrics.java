@@ -1,6 +1,7 @@
 package dev.sluice.metrics;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,7 +13,7 @@ import java.util.function.Supplier;
  * Everything one limiter reports: what each rule decided, how its store is doing, and which config
  * is in force. The limiter and its config owner feed it (the {@code bind…}, {@code applied} and
  * {@code reloaded} methods); monitoring reads it ({@link #rules}, {@link #store}, {@link #config},
- * {@link #prometheusText}).
+ * {@link #prometheusText}), through JMX too ({@link Jmx}).
  *
  * <p>Rules are counted by id: a reload that keeps a rule keeps its counts, and one that drops a
  * rule keeps them aside until the next reload, as the limiter keeps its store counters (a file
@@ -28,6 +29,7 @@ public final class Metrics {
   private volatile boolean rawIdentities;
   private volatile Supplier<StoreStatus> store = () -> StoreStatus.MEMORY;
   private volatile ConfigStatus config = ConfigStatus.NONE;
+  private volatile Runnable rulesChanged = () -> {};
 
   /**
    * @param micros the time in microseconds since the epoch, as {@code dev.sluice.store.Clock}
@@ -58,7 +60,11 @@ public final class Metrics {
     Map<String, RuleCounters> dropped = new LinkedHashMap<>(live);
     dropped.keySet().removeAll(next.keySet());
     retired = dropped;
+    boolean changed = !next.keySet().equals(live.keySet());
     live = Collections.unmodifiableMap(next);
+    if (changed) {
+      rulesChanged.run();
+    }
     return bound;
   }
 
@@ -116,6 +122,20 @@ public final class Metrics {
    */
   public String prometheusText() {
     return Exposition.render(this);
+  }
+
+  /** The counters of the rules in force. */
+  Collection<RuleCounters> live() {
+    return live.values();
+  }
+
+  boolean rawIdentities() {
+    return rawIdentities;
+  }
+
+  /** Runs {@code listener} whenever the rules in force change. */
+  void onRulesChanged(Runnable listener) {
+    rulesChanged = listener;
   }
 
   private long millis() {
