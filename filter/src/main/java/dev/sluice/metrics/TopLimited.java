@@ -1,113 +1,131 @@
 package dev.sluice.metrics;
 
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * The clients a rule denied most, recently: a space-saving sketch (Metwally, Agrawal and El Abbadi)
- * of at most {@code capacity} identities, whatever the number of clients. An identity not followed
- * yet takes the place of the least denied one, inheriting its count as a possible overcount; so any
- * client denied more than 1/capacity of the time is certain to be listed, with a count that errs
- * high by at most its {@link LimitedClient#maxOvercount()}.
+ * The clients a rule denied most, recently, in space that does not grow with the number of clients:
+ * {@link Sketch}es of {@code capacity} identities each, merged when read. Any client denied more
+ * than one time in {@code capacity} is certain to be listed, with a count that errs high by at most
+ * its {@link LimitedClient#getMaxOvercount()}.
  *
- * <p>Only denials feed it, so the allowed path pays nothing. A flood of denials is when it is hot:
- * each denial takes the lock for a map lookup, and an identity new to the sketch for a scan of its
- * {@code capacity} entries (docs/performance.md measures it). Counts start over every {@link
- * #INTERVAL_MICROS}, the last interval's kept beside them: the list shows who is denied now, not
- * who was yesterday.
+ * <p>Only denials feed it, so the allowed path pays nothing; a flood of denials is when it is hot.
+ * So threads record into stripes, chosen by thread, each with its own lock (memory stays
+ * O(capacity) per stripe), and a stripe reads the clock only every {@value #CLOCK_EVERY} records
+ * (reads always do). Counts start over every {@link #INTERVAL_MICROS}, the last interval's kept
+ * beside them: the list shows who is denied now, not who was yesterday. After a quiet spell, the
+ * first few denials of a stripe may be counted in the interval that ended, and dropped with it.
  */
 final class TopLimited {
   static final long INTERVAL_MICROS = 60_000_000;
 
+  /** Twice the cores, rounded up to a power of two, 4 to 64: few threads share a stripe's lock. */
+  static final int STRIPES =
+      Math.max(
+          4,
+          Math.min(64, Integer.highestOneBit(4 * Runtime.getRuntime().availableProcessors() - 1)));
+
+  private static final int CLOCK_EVERY = 32;
+
   private final int capacity;
   private final LongSupplier micros;
-  private Map<String, Tally> current;
-  private Map<String, Tally> previous = Collections.emptyMap();
-  private long currentSince;
+  private final Stripe[] stripes = new Stripe[STRIPES];
 
   TopLimited(int capacity, LongSupplier micros) {
     this.capacity = capacity;
     this.micros = micros;
-    this.current = new HashMap<>(capacity * 2);
-    this.currentSince = micros.getAsLong();
+    long now = micros.getAsLong();
+    for (int i = 0; i < STRIPES; i++) {
+      stripes[i] = new Stripe(capacity, now);
+    }
   }
 
   int capacity() {
     return capacity;
   }
 
-  synchronized void record(String identity) {
-    rotate();
-    Tally tally = current.get(identity);
-    if (tally != null) {
-      tally.count++;
-    } else if (current.size() < capacity) {
-      current.put(identity, new Tally(identity, 1, 0));
-    } else {
-      Tally least = null;
-      for (Tally t : current.values()) {
-        if (least == null || t.count < least.count) {
-          least = t;
-        }
+  void record(String identity) {
+    Stripe stripe = stripes[stripeOf(Thread.currentThread())];
+    synchronized (stripe) {
+      if (++stripe.records % CLOCK_EVERY == 0) {
+        stripe.rotate(micros.getAsLong());
       }
-      current.remove(least.identity);
-      current.put(identity, new Tally(identity, least.count + 1, least.count));
+      stripe.current.add(identity);
     }
   }
 
+  /** The stripe {@code thread} records into: threads of consecutive ids record apart. */
+  static int stripeOf(Thread thread) {
+    return (int) thread.getId() & (STRIPES - 1);
+  }
+
   /**
-   * The most denied clients of this interval and the last, most first, each named by {@code raw}.
+   * The most denied clients of this interval and the last, most first, each named as it is ({@code
+   * raw}) or hashed. Merged as mergeable summaries are: a client a full sketch does not follow is
+   * counted there as the most it may have had there, as both count and overcount.
    */
-  synchronized List<LimitedClient> top(boolean raw) {
-    rotate();
-    Map<String, Tally> both = new HashMap<>(previous.size() + current.size());
-    for (Map<String, Tally> sketch : Arrays.asList(previous, current)) {
-      for (Tally t : sketch.values()) {
-        Tally earlier = both.get(t.identity);
-        both.put(
-            t.identity,
-            earlier == null
-                ? new Tally(t.identity, t.count, t.overcount)
-                : new Tally(t.identity, earlier.count + t.count, earlier.overcount + t.overcount));
+  List<LimitedClient> top(boolean raw) {
+    long now = micros.getAsLong();
+    List<Sketch> sketches = new ArrayList<>(2 * STRIPES);
+    for (Stripe stripe : stripes) {
+      synchronized (stripe) {
+        stripe.rotate(now);
+        sketches.add(stripe.previous.copy());
+        sketches.add(stripe.current.copy());
       }
     }
-    List<Tally> sorted = new ArrayList<>(both.values());
-    sorted.sort((a, b) -> Long.compare(b.count, a.count));
-    List<LimitedClient> top = new ArrayList<>(Math.min(capacity, sorted.size()));
-    for (Tally t : sorted.subList(0, Math.min(capacity, sorted.size()))) {
-      top.add(
-          new LimitedClient(
-              raw ? t.identity : LimitedClient.hashed(t.identity), t.count, t.overcount));
+    Map<String, long[]> merged = new HashMap<>();
+    for (Sketch sketch : sketches) {
+      for (int i = 0; i < sketch.size(); i++) {
+        merged.put(sketch.identity(i), new long[2]);
+      }
+    }
+    for (Sketch sketch : sketches) {
+      Map<String, Integer> followed = new HashMap<>();
+      for (int i = 0; i < sketch.size(); i++) {
+        followed.put(sketch.identity(i), i);
+      }
+      long unfollowed = sketch.unfollowedAtMost();
+      for (Map.Entry<String, long[]> client : merged.entrySet()) {
+        Integer i = followed.get(client.getKey());
+        client.getValue()[0] += i == null ? unfollowed : sketch.count(i);
+        client.getValue()[1] += i == null ? unfollowed : sketch.overcount(i);
+      }
+    }
+    List<Map.Entry<String, long[]>> sorted = new ArrayList<>(merged.entrySet());
+    sorted.sort((a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]));
+    List<LimitedClient> top = new ArrayList<>();
+    for (Map.Entry<String, long[]> client : sorted.subList(0, Math.min(capacity, sorted.size()))) {
+      String name = raw ? client.getKey() : LimitedClient.hashed(client.getKey());
+      top.add(new LimitedClient(name, client.getValue()[0], client.getValue()[1]));
     }
     return top;
   }
 
-  private void rotate() {
-    long now = micros.getAsLong();
-    if (now - currentSince >= INTERVAL_MICROS) {
-      previous =
-          now - currentSince < 2 * INTERVAL_MICROS
-              ? current
-              : Collections.<String, Tally>emptyMap();
-      current = new HashMap<>(capacity * 2);
-      currentSince = now;
+  private static final class Stripe {
+    final int capacity;
+    Sketch current;
+    Sketch previous;
+    long currentSince;
+    int records;
+
+    Stripe(int capacity, long now) {
+      this.capacity = capacity;
+      this.current = new Sketch(capacity);
+      this.previous = new Sketch(capacity);
+      this.currentSince = now;
     }
-  }
 
-  private static final class Tally {
-    final String identity;
-    long count;
-    final long overcount;
-
-    Tally(String identity, long count, long overcount) {
-      this.identity = identity;
-      this.count = count;
-      this.overcount = overcount;
+    /** Starts a new interval if this one is over; one over for two intervals is dropped too. */
+    void rotate(long now) {
+      if (now - currentSince >= INTERVAL_MICROS) {
+        previous = now - currentSince < 2 * INTERVAL_MICROS ? current : new Sketch(capacity);
+        current = new Sketch(capacity);
+        currentSince = now;
+      }
     }
   }
 }

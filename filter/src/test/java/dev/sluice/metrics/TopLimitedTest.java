@@ -2,6 +2,7 @@ package dev.sluice.metrics;
 
 import static dev.sluice.store.ManualClock.SECOND;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.sluice.store.ManualClock;
 import java.util.List;
@@ -55,6 +56,7 @@ class TopLimitedTest {
   void showsTheLastIntervalBesideThisOneAndForgetsOlder() {
     top.record("ip=1.1.1.1");
     clock.advance(TopLimited.INTERVAL_MICROS);
+    assertThat(clients(top.top(true))).as("the last interval").containsExactly("ip=1.1.1.1");
     top.record("ip=2.2.2.2");
     top.record("ip=2.2.2.2");
     top.record("ip=1.1.1.1");
@@ -63,9 +65,69 @@ class TopLimitedTest {
     assertThat(found).allMatch(c -> c.getDenials() == 2);
 
     clock.advance(TopLimited.INTERVAL_MICROS);
-    assertThat(clients(top.top(true))).as("the last interval only").hasSize(2);
-    clock.advance(TopLimited.INTERVAL_MICROS);
+    assertThat(top.top(true))
+        .as("the interval before the last is forgotten")
+        .extracting(LimitedClient::getClient, LimitedClient::getDenials)
+        .containsExactly(tuple("ip=2.2.2.2", 2L), tuple("ip=1.1.1.1", 1L));
+    clock.advance(2 * TopLimited.INTERVAL_MICROS);
     assertThat(top.top(true)).isEmpty();
+  }
+
+  @Test
+  void threadsRecordApartAndAreCountedTogether() throws Exception {
+    Thread[] threads = new Thread[2 * TopLimited.STRIPES];
+    for (int t = 0; t < threads.length; t++) {
+      String own = "ip=10.0.0." + t;
+      threads[t] =
+          new Thread(
+              () -> {
+                for (int i = 0; i < 1_000; i++) {
+                  top.record("ip=203.0.113.1");
+                  top.record(own);
+                }
+              });
+      threads[t].start();
+    }
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    LimitedClient first = top.top(true).get(0);
+    assertThat(first.getClient()).isEqualTo("ip=203.0.113.1");
+    assertThat(first.getDenials()).isEqualTo(1_000L * threads.length);
+    assertThat(first.getMaxOvercount()).as("no stripe was full").isZero();
+  }
+
+  @Test
+  void aClientSomeStripesDisplacedIsCountedAtLeastAsOftenAsItWasDenied() throws Exception {
+    // Two threads of different stripes: one denies the client rarely among many others, so its
+    // stripe displaces it; the merged count must still not fall below the truth.
+    Thread rare =
+        new Thread(
+            () -> {
+              for (int i = 0; i < 5_000; i++) {
+                top.record("ip=10.1." + (i / 256) + "." + (i % 256));
+                if (i % 50 == 0) {
+                  top.record("ip=203.0.113.9");
+                }
+              }
+            });
+    Runnable often =
+        () -> {
+          for (int i = 0; i < 3_000; i++) {
+            top.record("ip=203.0.113.9");
+          }
+        };
+    Thread other = new Thread(often);
+    while (TopLimited.stripeOf(other) == TopLimited.stripeOf(rare)) {
+      other = new Thread(often);
+    }
+    for (Thread thread : new Thread[] {rare, other}) {
+      thread.start();
+      thread.join();
+    }
+    LimitedClient client = top.top(true).get(0);
+    assertThat(client.getClient()).isEqualTo("ip=203.0.113.9");
+    assertThat(client.getDenials()).isBetween(3_100L, 3_100L + client.getMaxOvercount());
   }
 
   @Test
