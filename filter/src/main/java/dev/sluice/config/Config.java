@@ -13,12 +13,19 @@ public final class Config {
   private final Rules rules;
   private final boolean enabled;
   private final List<ConfigError> warnings;
+  private final MetricsSettings metrics;
 
-  Config(StoreSettings store, Rules rules, boolean enabled, List<ConfigError> warnings) {
+  Config(
+      StoreSettings store,
+      Rules rules,
+      boolean enabled,
+      List<ConfigError> warnings,
+      MetricsSettings metrics) {
     this.store = store;
     this.rules = rules;
     this.enabled = enabled;
     this.warnings = Collections.unmodifiableList(warnings);
+    this.metrics = metrics;
   }
 
   /** False when the file says {@code enabled: false}; its rules are still checked, not applied. */
@@ -32,6 +39,10 @@ public final class Config {
 
   public Rules rules() {
     return rules;
+  }
+
+  MetricsSettings metrics() {
+    return metrics;
   }
 
   /** What is valid but likely not meant, e.g. a rule's limit for a tier no request can have. */

@@ -128,6 +128,7 @@ public final class ConfigParser {
     Tiers tiers = tierReader.read(top.fields("tiers"));
     Cors cors = CorsReader.read(top.fields("cors"), problems);
     Responses responses = ResponseReader.read(top.fields("response"), problems);
+    MetricsSettings metrics = MetricsSettings.read(top.fields("metrics"), problems);
     List<Rule> rules = new ArrayList<>();
     Node ruleList = top.take("rules");
     if (ruleList != null) {
@@ -151,12 +152,14 @@ public final class ConfigParser {
         "tiers",
         "rules",
         "cors",
-        "response");
+        "response",
+        "metrics");
     return new Config(
         store,
         new Rules(rules, excludes, clientIp, tiers, apiKeyHeader, cors, responses),
         !Boolean.FALSE.equals(enabled),
-        problems.warnings());
+        problems.warnings(),
+        metrics);
   }
 
   private ClientIp clientIp(Fields f) {

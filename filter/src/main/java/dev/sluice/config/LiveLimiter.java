@@ -3,6 +3,9 @@ package dev.sluice.config;
 import dev.sluice.core.Limiter;
 import dev.sluice.core.Rule;
 import dev.sluice.core.Rules;
+import dev.sluice.metrics.ConfigStatus;
+import dev.sluice.metrics.Jmx;
+import dev.sluice.metrics.Metrics;
 import dev.sluice.store.Clock;
 import dev.sluice.store.RulesInForce;
 import dev.sluice.store.Store;
@@ -35,8 +38,10 @@ public final class LiveLimiter implements Closeable {
   private final OnInvalidConfig onInvalid;
   private final Function<StoreSettings, Store> opener;
   private final RetiredStores retired;
+  private final Metrics metrics;
   private final Limiter limiter;
   private final ConfigWatcher watcher;
+  private final Jmx jmx;
   private StoreSettings storeSettings;
   private Store store;
   private byte[] applied;
@@ -59,35 +64,42 @@ public final class LiveLimiter implements Closeable {
       OnInvalidConfig onInvalid,
       Clock clock,
       Function<StoreSettings, Store> opener,
-      boolean watch) {
+      String name) {
     this.source = source;
     this.onInvalid = onInvalid;
     this.opener = opener;
     this.retired = new RetiredStores(clock);
+    this.metrics = new Metrics(clock::micros);
     Config first = load();
+    reloaded(first);
     this.storeSettings = first == null ? StoreSettings.DEFAULT : first.store();
     this.store = opener.apply(storeSettings);
-    this.limiter = new Limiter(store);
+    this.limiter = new Limiter(store, metrics);
     if (first != null) {
       apply(first);
     }
-    this.watcher = watch ? new ConfigWatcher(source.file(), this::reload, POLL_MILLIS) : null;
+    // A manual limiter (tests) neither follows its file nor shows in JMX.
+    this.watcher =
+        name == null ? null : new ConfigWatcher(source.file(), this::reload, POLL_MILLIS);
+    this.jmx = name == null ? null : Jmx.register(metrics, name);
   }
 
   /** Loads {@code source} and follows its changes on a daemon thread; serves if it is invalid. */
-  public static LiveLimiter start(ConfigSource source) {
-    return start(source, OnInvalidConfig.SERVE);
+  public static LiveLimiter start(ConfigSource source, String name) {
+    return start(source, OnInvalidConfig.SERVE, name);
   }
 
   /**
    * Loads {@code source} and follows its changes on a daemon thread.
    *
+   * @param name what tells this limiter's MBeans from others of the JVM: the web application's
+   *     context path, {@code agent}
    * @throws StartRefusedException if {@code onInvalid} refuses to start without a valid file and
    *     there is none
    */
-  public static LiveLimiter start(ConfigSource source, OnInvalidConfig onInvalid) {
+  public static LiveLimiter start(ConfigSource source, OnInvalidConfig onInvalid, String name) {
     return new LiveLimiter(
-        source, onInvalid, Clock.SYSTEM, settings -> settings.open(Clock.SYSTEM), true);
+        source, onInvalid, Clock.SYSTEM, settings -> settings.open(Clock.SYSTEM), name);
   }
 
   /** Loads {@code source} once; {@link #reload()} follows changes when called. For tests. */
@@ -98,17 +110,23 @@ public final class LiveLimiter implements Closeable {
   /** {@link #manual(ConfigSource, Clock)} with stores from {@code opener}. */
   static LiveLimiter manual(
       ConfigSource source, Clock clock, Function<StoreSettings, Store> opener) {
-    return new LiveLimiter(source, OnInvalidConfig.SERVE, clock, opener, false);
+    return new LiveLimiter(source, OnInvalidConfig.SERVE, clock, opener, null);
   }
 
   public Limiter limiter() {
     return limiter;
   }
 
+  /** What the rules decided, how the store is doing and which file is in force. */
+  public Metrics metrics() {
+    return metrics;
+  }
+
   /** Reads the source again and applies it if it changed and is valid; true if applied. */
   public synchronized boolean reload() {
     retired.closeDue();
     Config config = load();
+    reloaded(config);
     if (config == null) {
       return false;
     }
@@ -172,6 +190,17 @@ public final class LiveLimiter implements Closeable {
     return reject(rejectedErrors);
   }
 
+  /** Tells the metrics what {@link #load} found: {@code loaded}, or what it reported. */
+  private void reloaded(Config loaded) {
+    if (loaded != null) {
+      metrics.reloaded(ConfigStatus.Reload.APPLIED, null);
+    } else if (lastProblem == null) {
+      metrics.reloaded(ConfigStatus.Reload.UNCHANGED, null);
+    } else {
+      metrics.reloaded(ConfigStatus.Reload.REJECTED, lastProblem);
+    }
+  }
+
   /** Reports content rejected for {@code errors}; null, as there is nothing to apply. */
   private Config reject(String errors) {
     report(
@@ -195,11 +224,13 @@ public final class LiveLimiter implements Closeable {
     // The kill switch limits nothing. The counters of the rules stay through one such apply (see
     // Limiter.apply), so switching back on soon resumes their counts.
     Rules rules = config.enabled() ? config.rules() : Rules.NONE;
+    metrics.topClients(config.metrics().topClients, config.metrics().rawIdentities);
     if (config.store().equals(storeSettings)) {
       limiter.apply(rules);
     } else {
       switchStore(config.store(), rules);
     }
+    metrics.applied(applied, rules.rules().size());
     logApplied(inForce, config);
     inForce = config;
   }
@@ -280,6 +311,9 @@ public final class LiveLimiter implements Closeable {
   public void close() {
     if (watcher != null) {
       watcher.close(); // first: a reload it is running must not switch stores meanwhile
+    }
+    if (jmx != null) {
+      jmx.close();
     }
     synchronized (this) {
       retired.close();

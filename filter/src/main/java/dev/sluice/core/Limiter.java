@@ -1,5 +1,7 @@
 package dev.sluice.core;
 
+import dev.sluice.metrics.Metrics;
+import dev.sluice.metrics.RuleCounters;
 import dev.sluice.store.Counters;
 import dev.sluice.store.Permit;
 import dev.sluice.store.Store;
@@ -23,8 +25,21 @@ public final class Limiter {
   private volatile Bound bound;
   private Counters[] previous = new Counters[0];
 
+  /** Null when nothing is counted beyond the limits themselves. */
+  private final Metrics metrics;
+
+  /** A limiter that counts nothing beyond its limits. */
   public Limiter(Store store) {
-    this.bound = new Bound(Rules.NONE, store, new Counters[0]);
+    this(store, null);
+  }
+
+  /** A limiter that counts in {@code metrics} what each rule decides, and reports its store. */
+  public Limiter(Store store, Metrics metrics) {
+    this.metrics = metrics;
+    this.bound = new Bound(Rules.NONE, store, new Counters[0], null);
+    if (metrics != null) {
+      metrics.bindStore(store::status);
+    }
   }
 
   /**
@@ -50,11 +65,18 @@ public final class Limiter {
 
   private void bind(Rules rules, Store store) {
     Counters[] counters = new Counters[rules.rules().size()];
+    List<String> ids = new ArrayList<>(counters.length);
     for (int i = 0; i < counters.length; i++) {
       Rule rule = rules.rules().get(i);
       counters[i] = store.counters(rule.id(), rule.algorithm(), rule.quota().windowMicros());
+      ids.add(rule.id());
     }
-    bound = new Bound(rules, store, counters);
+    RuleCounters[] counted = null;
+    if (metrics != null) {
+      counted = metrics.bindRules(ids);
+      metrics.bindStore(store::status);
+    }
+    bound = new Bound(rules, store, counters, counted);
     List<Counters> kept = new ArrayList<>(Arrays.asList(counters));
     kept.addAll(Arrays.asList(previous));
     store.retainOnly(kept);
@@ -79,7 +101,7 @@ public final class Limiter {
     Subject subject = null;
     List<Permit> enforced = Collections.emptyList();
     List<Permit> shadowed = Collections.emptyList();
-    Permit[] counted = null;
+    Permit[] byRule = null;
     for (int i = 0; i < rules.size(); i++) {
       Rule rule = rules.get(i);
       if (!rule.matches(method, segments)) {
@@ -94,10 +116,10 @@ public final class Limiter {
       }
       Permit permit =
           new Permit(b.counters[i], identity, rule.quotaFor(subject), rule.cost(), rule.onError());
-      if (counted == null) {
-        counted = new Permit[rules.size()];
+      if (byRule == null) {
+        byRule = new Permit[rules.size()];
       }
-      counted[i] = permit;
+      byRule[i] = permit;
       if (rule.shadow()) {
         shadowed = add(shadowed, permit, rules.size());
       } else {
@@ -114,7 +136,14 @@ public final class Limiter {
         LOG.fine("shadow rule " + permit.counters().ruleId() + " would deny a request");
       }
     }
-    return counted == null ? Decision.UNLIMITED : Decision.of(b.rules, counted);
+    if (byRule == null) {
+      return Decision.UNLIMITED;
+    }
+    Decision decision = Decision.of(b.rules, byRule);
+    if (b.counted != null) {
+      Outcomes.count(b.counted, byRule, rules, decision.allowed());
+    }
+    return decision;
   }
 
   private static List<Permit> add(List<Permit> permits, Permit permit, int capacity) {
@@ -123,16 +152,20 @@ public final class Limiter {
     return list;
   }
 
-  /** Rules with the store and its counters bound to them, index for index. */
+  /** Rules with the store's counters and the metrics' bound to them, index for index. */
   private static final class Bound {
     final Rules rules;
     final Store store;
     final Counters[] counters;
 
-    Bound(Rules rules, Store store, Counters[] counters) {
+    /** Null when nothing is counted. */
+    final RuleCounters[] counted;
+
+    Bound(Rules rules, Store store, Counters[] counters, RuleCounters[] counted) {
       this.rules = rules;
       this.store = store;
       this.counters = counters;
+      this.counted = counted;
     }
   }
 }

@@ -1,9 +1,5 @@
 package dev.sluice.core;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-
 /**
  * How one rule answers a request it denies: the status, and a body of its own or none (then the
  * file's {@code response.body} format is used). Also the name that stands for the rule when rule
@@ -25,7 +21,7 @@ public final class RuleResponse {
     this.status = status;
     this.body = body;
     this.contentType = contentType;
-    this.hiddenName = hiddenName(ruleId);
+    this.hiddenName = ShortHash.of(ruleId);
   }
 
   /** A plain 429 with the file's body. */
@@ -53,20 +49,5 @@ public final class RuleResponse {
    */
   public String hiddenName() {
     return hiddenName;
-  }
-
-  private static String hiddenName(String ruleId) {
-    byte[] hash;
-    try {
-      hash = MessageDigest.getInstance("SHA-256").digest(ruleId.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JVM has SHA-256", e);
-    }
-    StringBuilder name = new StringBuilder(12);
-    for (int i = 0; i < 6; i++) {
-      name.append(Character.forDigit((hash[i] >> 4) & 0xF, 16));
-      name.append(Character.forDigit(hash[i] & 0xF, 16));
-    }
-    return name.toString();
   }
 }

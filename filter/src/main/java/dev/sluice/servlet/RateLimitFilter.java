@@ -48,12 +48,18 @@ public class RateLimitFilter implements Filter {
       live =
           LiveLimiter.start(
               ConfigSource.locate(config.getInitParameter("config"), environment, loader),
-              OnInvalidConfig.locate(config.getInitParameter(OnInvalidConfig.NAME), environment));
+              OnInvalidConfig.locate(config.getInitParameter(OnInvalidConfig.NAME), environment),
+              contextName(config.getServletContext().getContextPath()));
     } catch (StartRefusedException e) {
       // The container then refuses the whole application: the failed deploy that was asked for.
       throw new ServletException(e.getMessage(), e);
     }
     enforcer = new Enforcer(live.limiter());
+  }
+
+  /** The application's context path without its slash, as its MBeans are told apart by. */
+  static String contextName(String contextPath) {
+    return contextPath == null || contextPath.isEmpty() ? "ROOT" : contextPath.substring(1);
   }
 
   @Override

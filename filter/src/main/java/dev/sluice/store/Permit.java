@@ -13,6 +13,7 @@ public final class Permit {
   final long cost;
   final OnError onError;
   final Verdict verdict = new Verdict();
+  private boolean decidedLocally;
 
   public Permit(Counters counters, String identity, Quota quota, long cost, OnError onError) {
     this.counters = counters;
@@ -51,5 +52,18 @@ public final class Permit {
 
   public Verdict verdict() {
     return verdict;
+  }
+
+  /**
+   * Whether the verdict was reached in this JVM by the rule's {@code on_error}, because the shared
+   * store could not answer.
+   */
+  public boolean decidedLocally() {
+    return decidedLocally;
+  }
+
+  /** Says that the verdict is this JVM's, by the rule's {@code on_error}: a store's fallback. */
+  public void markDecidedLocally() {
+    decidedLocally = true;
   }
 }

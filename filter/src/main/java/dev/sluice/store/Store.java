@@ -1,6 +1,7 @@
 package dev.sluice.store;
 
 import dev.sluice.algo.Algorithm;
+import dev.sluice.metrics.StoreStatus;
 import java.io.Closeable;
 import java.util.Collection;
 import java.util.List;
@@ -27,6 +28,11 @@ public interface Store extends Closeable {
 
   /** Forgets the counters of every rule not in {@code live}. */
   void retainOnly(Collection<? extends Counters> live);
+
+  /** What this store reports about itself for monitoring; a store in this JVM has little to say. */
+  default StoreStatus status() {
+    return StoreStatus.MEMORY;
+  }
 
   /** Stops background work. Never throws. */
   @Override

@@ -377,7 +377,8 @@ class LiveLimiterTest {
   }
 
   private static LiveLimiter refusingStart(Path file) {
-    return LiveLimiter.start(ConfigSource.of(file.toString(), null), OnInvalidConfig.REFUSE_START);
+    return LiveLimiter.start(
+        ConfigSource.of(file.toString(), null), OnInvalidConfig.REFUSE_START, "test");
   }
 
   @Test
@@ -482,7 +483,7 @@ class LiveLimiterTest {
   @Test
   void theWatcherAppliesAChangeWithinTwoSeconds() throws Exception {
     Path file = write("1");
-    try (LiveLimiter live = LiveLimiter.start(ConfigSource.of(file.toString(), null))) {
+    try (LiveLimiter live = LiveLimiter.start(ConfigSource.of(file.toString(), null), "test")) {
       assertThat(admitted(live, 3)).isEqualTo(1);
       long start = System.nanoTime();
       write("100");

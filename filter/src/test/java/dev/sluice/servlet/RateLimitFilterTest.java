@@ -1,15 +1,19 @@
 package dev.sluice.servlet;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import jakarta.servlet.FilterConfig;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
+import java.lang.management.ManagementFactory;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,7 +26,7 @@ class RateLimitFilterTest {
         "rules:\n  - { id: a, match: { path: /a }, key: ip, limit: 0, window: 1m }\n");
   }
 
-  /** A FilterConfig with {@code params}, of a context whose class loader is this test's. */
+  /** A FilterConfig with {@code params}, of the context /shop whose class loader is this test's. */
   private static FilterConfig config(Map<String, String> params) {
     ClassLoader loader = RateLimitFilterTest.class.getClassLoader();
     ServletContext context =
@@ -33,6 +37,9 @@ class RateLimitFilterTest {
                 (proxy, method, args) -> {
                   if (method.getName().equals("getClassLoader")) {
                     return loader;
+                  }
+                  if (method.getName().equals("getContextPath")) {
+                    return "/shop";
                   }
                   throw new UnsupportedOperationException(method.getName());
                 });
@@ -70,5 +77,29 @@ class RateLimitFilterTest {
     } finally {
       filter.destroy();
     }
+  }
+
+  @Test
+  void theMetricsShowInJmxUnderTheContextPathUntilDestroyed() throws Exception {
+    Path file =
+        Files.writeString(
+            dir.resolve("ratelimit.yaml"),
+            "rules:\n  - { id: a, match: { path: /a }, key: ip, limit: 1, window: 1m }\n");
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    ObjectName rule = new ObjectName("dev.sluice:type=Rule,context=shop,name=a");
+    RateLimitFilter filter = new RateLimitFilter();
+    filter.init(config(Map.of("config", file.toString())));
+    try {
+      assertThat(server.getAttribute(rule, "Denied")).isEqualTo(0L);
+    } finally {
+      filter.destroy();
+    }
+    assertThat(server.isRegistered(rule)).isFalse();
+  }
+
+  @Test
+  void theRootContextIsNamedRoot() {
+    assertThat(RateLimitFilter.contextName("")).isEqualTo("ROOT");
+    assertThat(RateLimitFilter.contextName("/shop")).isEqualTo("shop");
   }
 }

@@ -45,7 +45,7 @@ public final class ServletGate implements Gate {
             new Callable<Enforcer>() {
               @Override
               public Enforcer call() {
-                return new Enforcer(LiveLimiter.start(source, onInvalid).limiter());
+                return new Enforcer(LiveLimiter.start(source, onInvalid, "agent").limiter());
               }
             });
     Thread loader = new Thread(task, "sluice-agent-start");

@@ -1,5 +1,6 @@
 package dev.sluice.store.redis;
 
+import dev.sluice.metrics.RoundTrips;
 import dev.sluice.store.Clock;
 import java.util.List;
 import redis.clients.jedis.JedisPooled;
@@ -17,7 +18,8 @@ public final class PipelinerProbe implements AutoCloseable {
 
   public PipelinerProbe(String host, int port, int senders, int timeoutMillis) {
     redis = new JedisPooled(host, port);
-    pipeliner = new Pipeliner(redis, timeoutMillis, senders, 0);
+    pipeliner =
+        new Pipeliner(redis, timeoutMillis, senders, 0, new RoundTrips(Clock.SYSTEM::micros));
   }
 
   /** The text of the store's acquire script, as it sends it to Redis. */

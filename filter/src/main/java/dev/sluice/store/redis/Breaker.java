@@ -1,5 +1,6 @@
 package dev.sluice.store.redis;
 
+import dev.sluice.metrics.StoreStatus;
 import dev.sluice.store.Clock;
 import dev.sluice.store.RulesInForce;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -140,5 +141,15 @@ final class Breaker {
 
   boolean isOpen() {
     return open;
+  }
+
+  /** What the log names: the server, or on Redis Cluster the master serving this shard's slots. */
+  String target() {
+    return target;
+  }
+
+  /** {@link StoreStatus#CLOSED}, {@link StoreStatus#OPEN} or {@link StoreStatus#PROBING}. */
+  String state() {
+    return !open ? StoreStatus.CLOSED : probing.get() ? StoreStatus.PROBING : StoreStatus.OPEN;
   }
 }

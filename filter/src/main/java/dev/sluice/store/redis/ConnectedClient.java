@@ -1,5 +1,6 @@
 package dev.sluice.store.redis;
 
+import dev.sluice.metrics.RoundTrips;
 import redis.clients.jedis.UnifiedJedis;
 
 /** A connected Redis client and the pipelines that carry decisions over it. */
@@ -9,12 +10,13 @@ final class ConnectedClient implements AutoCloseable {
   final UnifiedJedis redis;
   final Pipeliner pipeliner;
 
-  ConnectedClient(UnifiedJedis redis, long timeoutMillis, ShardBreakers breakers) {
+  ConnectedClient(
+      UnifiedJedis redis, long timeoutMillis, ShardBreakers breakers, RoundTrips roundTrips) {
     this.redis = redis;
     if (redis instanceof ClusterClient) {
       breakers.locate((ClusterClient) redis);
     }
-    this.pipeliner = new Pipeliner(redis, timeoutMillis, SENDERS, 8);
+    this.pipeliner = new Pipeliner(redis, timeoutMillis, SENDERS, 8, roundTrips);
   }
 
   /**

@@ -51,6 +51,7 @@ final class LocalShare {
       if (permit.onError() == OnError.FAIL_CLOSED) {
         for (Permit each : permits) {
           each.verdict().set(false, 0, ONE_SECOND, ONE_SECOND);
+          each.markDecidedLocally();
         }
         return;
       }
@@ -64,6 +65,7 @@ final class LocalShare {
     for (int i = 0; i < permits.size(); i++) {
       Permit permit = permits.get(i);
       copy(local.get(i), permit);
+      permit.markDecidedLocally();
       if (permit.verdict().allowed()) {
         String code = ((RedisCounters) permit.counters()).code;
         ledger.remember(keys.get(i), code, permit.quota(), permit.cost());

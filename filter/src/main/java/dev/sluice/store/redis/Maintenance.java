@@ -1,6 +1,7 @@
 package dev.sluice.store.redis;
 
 import dev.sluice.http.Failures;
+import dev.sluice.metrics.RoundTrips;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -25,6 +26,7 @@ final class Maintenance implements AutoCloseable {
   private final Handover handover;
   private final Fleet fleet;
   private final ScriptTime time;
+  private final RoundTrips roundTrips;
   private final ScheduledExecutorService thread;
 
   /** The client and its pipelines; null until the first successful connection. */
@@ -37,7 +39,8 @@ final class Maintenance implements AutoCloseable {
       LocalDenials denials,
       LocalLedger ledger,
       Fleet fleet,
-      ScriptTime time) {
+      ScriptTime time,
+      RoundTrips roundTrips) {
     this.connector = connector;
     this.timeoutMillis = timeoutMillis;
     this.breakers = breakers;
@@ -46,6 +49,7 @@ final class Maintenance implements AutoCloseable {
     this.handover = new Handover(ledger, breakers);
     this.fleet = fleet;
     this.time = time;
+    this.roundTrips = roundTrips;
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -110,12 +114,14 @@ final class Maintenance implements AutoCloseable {
 
   private ConnectedClient connect() {
     try {
-      ConnectedClient connected = new ConnectedClient(connector.get(), timeoutMillis, breakers);
+      ConnectedClient connected =
+          new ConnectedClient(connector.get(), timeoutMillis, breakers, roundTrips);
       client = connected;
       handover.run(connected.pipeliner, time.arg(), breakers.whole());
       return connected;
     } catch (RuntimeException e) {
       breakers.whole().failed(e, Breaker.FAILURES_TO_OPEN);
+      roundTrips.failed();
       return null;
     }
   }

@@ -1,5 +1,6 @@
 package dev.sluice.store.redis;
 
+import dev.sluice.metrics.RoundTrips;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -34,12 +35,14 @@ final class PipelineRoundTrip {
    *
    * <p>On Redis Cluster, calls answered MOVED or ASK go once more where the reply points, before
    * this returns ({@link Redirects}; {@code redirects} is null on a server without cluster slots).
+   * {@code roundTrips} hears how long the replies took and of every master that failed.
    */
   static void run(
       Supplier<AbstractPipeline> open,
       List<PendingCall> sends,
       Consumer<PendingCall> again,
-      Redirects redirects) {
+      Redirects redirects,
+      RoundTrips roundTrips) {
     // The masters of this round trip: null while one answers, else why it failed.
     Map<Breaker, RuntimeException> masters = new IdentityHashMap<>();
     Breaker[] breakers = new Breaker[sends.size()];
@@ -77,7 +80,9 @@ final class PipelineRoundTrip {
       if (unsent == sends.size()) {
         return; // nothing sent, nothing learnt of any master
       }
+      long sent = System.nanoTime();
       pipe.sync();
+      roundTrips.answered(System.nanoTime() - sent, sends.size() - unsent);
       for (int i = 0; i < sends.size(); i++) {
         RuntimeException failed = masters.get(breakers[i]);
         if (responses.get(i) == NOT_SENT) {
@@ -109,6 +114,7 @@ final class PipelineRoundTrip {
         master.getKey().answered();
       } else if (!cutShort) {
         master.getKey().failed(master.getValue());
+        roundTrips.failed();
       }
     }
     if (redirected != null && !redirected.isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.sluice.store.redis;
 
 import dev.sluice.http.Failures;
+import dev.sluice.metrics.RoundTrips;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -78,14 +79,18 @@ final class Pipeliner implements AutoCloseable {
   /** On Redis Cluster, follows what a master answers MOVED or ASK to; null elsewhere. */
   private final Redirects redirects;
 
+  private final RoundTrips roundTrips;
+
   private volatile boolean closed;
 
   /**
    * @param senders threads that send what callers queued
    * @param lanes up to this many callers at once send their own call; beyond, calls are queued
+   * @param roundTrips hears how each round trip went
    */
-  Pipeliner(UnifiedJedis redis, long timeoutMillis, int senders, int lanes) {
+  Pipeliner(UnifiedJedis redis, long timeoutMillis, int senders, int lanes, RoundTrips roundTrips) {
     this.redis = redis;
+    this.roundTrips = roundTrips;
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     this.lanes = lanes;
     this.bundles = !(redis instanceof JedisCluster);
@@ -206,7 +211,8 @@ final class Pipeliner implements AutoCloseable {
       }
     }
     if (!batch.isEmpty()) {
-      PipelineRoundTrip.run(this::open, CallMerger.sends(batch, bundles), this::enqueue, redirects);
+      PipelineRoundTrip.run(
+          this::open, CallMerger.sends(batch, bundles), this::enqueue, redirects, roundTrips);
     }
   }
 

@@ -1,6 +1,8 @@
 package dev.sluice.store.redis;
 
 import dev.sluice.algo.Algorithm;
+import dev.sluice.metrics.RoundTrips;
+import dev.sluice.metrics.StoreStatus;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Counters;
 import dev.sluice.store.Hash128;
@@ -39,6 +41,7 @@ public final class RedisStore implements Store {
   private final LocalDenials denials;
   private final LocalShare share;
   private final Fleet fleet;
+  private final RoundTrips roundTrips;
   private final Maintenance maintenance;
 
   /**
@@ -80,8 +83,10 @@ public final class RedisStore implements Store {
     this.fleet = new Fleet(prefix, fleetSize, fleetMin);
     LocalLedger ledger = new LocalLedger(clock);
     this.share = new LocalShare(new MemoryStore(clock, maxLocalKeys, 1_000), fleet, ledger);
+    this.roundTrips = new RoundTrips(clock::micros);
     this.maintenance =
-        new Maintenance(connector, timeoutMillis, breakers, denials, ledger, fleet, time);
+        new Maintenance(
+            connector, timeoutMillis, breakers, denials, ledger, fleet, time, roundTrips);
   }
 
   /** {@link #open(RedisSettings, String, int, int, Clock, long)} of a fleet of one JVM at least. */
@@ -239,6 +244,11 @@ public final class RedisStore implements Store {
   /** The JVMs this store believes share the limits. */
   public int fleetSize() {
     return fleet.size();
+  }
+
+  @Override
+  public StoreStatus status() {
+    return StoreStatus.redis(roundTrips, breakers.states(), fleet.size());
   }
 
   @Override

@@ -1,7 +1,13 @@
 package dev.sluice.store.redis;
 
+import dev.sluice.metrics.StoreStatus;
 import dev.sluice.store.Clock;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import redis.clients.jedis.HostAndPort;
@@ -85,6 +91,25 @@ final class ShardBreakers {
   /** The breaker of the whole server, or of the cluster before it is connected. */
   Breaker whole() {
     return whole;
+  }
+
+  /**
+   * Each breaker's state ({@link StoreStatus#CLOSED}, {@link StoreStatus#OPEN} or {@link
+   * StoreStatus#PROBING}) by the name its log lines give it: the whole server's first, then every
+   * master's in order, each once however many addresses served its slots.
+   */
+  Map<String, String> states() {
+    Map<String, String> masters = new TreeMap<>();
+    Set<Breaker> seen = Collections.newSetFromMap(new IdentityHashMap<Breaker, Boolean>());
+    for (Breaker breaker : byMaster.values()) {
+      if (seen.add(breaker)) {
+        masters.put(breaker.target(), breaker.state());
+      }
+    }
+    Map<String, String> states = new LinkedHashMap<>();
+    states.put(whole.target(), whole.state());
+    states.putAll(masters);
+    return states;
   }
 
   /** Whether {@code key}'s master is failing and not being probed through {@code probing}. */

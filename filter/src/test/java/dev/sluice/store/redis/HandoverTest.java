@@ -3,6 +3,7 @@ package dev.sluice.store.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.algo.Quota;
+import dev.sluice.metrics.RoundTrips;
 import dev.sluice.store.ManualClock;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -36,7 +37,7 @@ class HandoverTest {
       closedPort = socket.getLocalPort();
     }
     nowhere = new JedisPooled("127.0.0.1", closedPort);
-    pipeliner = new Pipeliner(nowhere, 5_000, 1, 1);
+    pipeliner = new Pipeliner(nowhere, 5_000, 1, 1, new RoundTrips(clock::micros));
     breaker.failed(new RuntimeException("Redis went away"), Breaker.FAILURES_TO_OPEN);
     clock.advance(Breaker.FIRST_PAUSE_MILLIS * 1000);
     assertThat(breaker.pass())

@@ -67,6 +67,19 @@ class LocalShareTest {
   }
 
   @Test
+  void marksEveryVerdictItReachesAsLocal() {
+    Permit lenient = new Permit(open, "ip=1", HUNDRED, 1, OnError.FAIL_OPEN);
+    take(lenient);
+    assertThat(lenient.decidedLocally()).isTrue();
+
+    Permit alongside = new Permit(open, "ip=2", HUNDRED, 1, OnError.FAIL_OPEN);
+    Permit strict = new Permit(closed, "global", HUNDRED, 1, OnError.FAIL_CLOSED);
+    take(alongside, strict);
+    assertThat(alongside.decidedLocally()).isTrue();
+    assertThat(strict.decidedLocally()).isTrue();
+  }
+
+  @Test
   void remembersNothingOfARequestAFailClosedRuleDenies() {
     boolean allowed =
         take(

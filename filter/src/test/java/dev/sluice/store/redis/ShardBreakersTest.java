@@ -1,7 +1,9 @@
 package dev.sluice.store.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
+import dev.sluice.metrics.StoreStatus;
 import dev.sluice.store.ManualClock;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.HostAndPort;
@@ -11,7 +13,8 @@ class ShardBreakersTest {
   private static final HostAndPort SECOND = new HostAndPort("127.0.0.1", 7002);
   private static final HostAndPort PROMOTED = new HostAndPort("127.0.0.1", 7004);
 
-  private final ShardBreakers breakers = new ShardBreakers(new ManualClock(0), "cluster");
+  private final ManualClock clock = new ManualClock(0);
+  private final ShardBreakers breakers = new ShardBreakers(clock, "cluster");
   private final Slots slots = new Slots().serve(1, FIRST).serve(2, SECOND);
 
   @Test
@@ -63,5 +66,26 @@ class ShardBreakersTest {
     slots.serve(1, SECOND);
 
     assertThat(breakers.of("1a")).isSameAs(second).isNotSameAs(first);
+  }
+
+  @Test
+  void statesNameEachBreakerOnceAsItsLogLinesDo() {
+    breakers.locate(slots);
+    Breaker failed = breakers.of("1a");
+    breakers.of("2a");
+    failed.failed(new RuntimeException("down"), Breaker.FAILURES_TO_OPEN);
+    slots.serve(1, PROMOTED);
+    breakers.of("1a");
+
+    assertThat(breakers.states())
+        .containsExactly(
+            entry("cluster", StoreStatus.CLOSED),
+            entry("cluster, master 127.0.0.1:7002", StoreStatus.CLOSED),
+            entry("cluster, master 127.0.0.1:7004", StoreStatus.OPEN));
+
+    clock.advance(Breaker.FIRST_PAUSE_MILLIS * 1000);
+    assertThat(failed.pass()).isEqualTo(Breaker.Pass.PROBE);
+    assertThat(breakers.states())
+        .containsEntry("cluster, master 127.0.0.1:7004", StoreStatus.PROBING);
   }
 }

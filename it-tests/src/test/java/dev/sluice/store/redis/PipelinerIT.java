@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.it.redis.RedisProcess;
 import dev.sluice.it.redis.RedisServers;
+import dev.sluice.metrics.RoundTrips;
 import dev.sluice.store.Clock;
 import java.net.URI;
 import java.util.ArrayList;
@@ -259,7 +260,9 @@ class PipelinerIT {
   }
 
   private Pipeliner pipeliner(UnifiedJedis client, long timeoutMillis, int senders) {
-    Pipeliner pipeliner = new Pipeliner(client, timeoutMillis, senders, senders);
+    Pipeliner pipeliner =
+        new Pipeliner(
+            client, timeoutMillis, senders, senders, new RoundTrips(Clock.SYSTEM::micros));
     closing.add(pipeliner);
     return pipeliner;
   }
