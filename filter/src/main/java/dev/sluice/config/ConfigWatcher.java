@@ -1,6 +1,6 @@
 package dev.sluice.config;
 
-import dev.sluice.http.Failures;
+import dev.sluice.log.Failures;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;

@@ -1,6 +1,6 @@
 package dev.sluice.store.redis;
 
-import dev.sluice.http.Failures;
+import dev.sluice.log.Failures;
 import dev.sluice.metrics.RoundTrips;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;

@@ -1,4 +1,4 @@
-package dev.sluice.http;
+package dev.sluice.log;
 
 import java.util.Collections;
 import java.util.HashSet;
