@@ -1,6 +1,6 @@
 package dev.sluice.config;
 
-import dev.sluice.log.Failures;
+import dev.sluice.support.Failures;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;

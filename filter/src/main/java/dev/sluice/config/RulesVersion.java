@@ -1,6 +1,6 @@
 package dev.sluice.config;
 
-import dev.sluice.core.ShortHash;
+import dev.sluice.support.ShortHash;
 
 /**
  * The version of a ratelimit.yaml: the first 12 hex digits of the SHA-256 of its bytes. A content

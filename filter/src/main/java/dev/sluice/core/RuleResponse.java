@@ -1,5 +1,7 @@
 package dev.sluice.core;
 
+import dev.sluice.support.ShortHash;
+
 /**
  * How one rule answers a request it denies: the status, and a body of its own or none (then the
  * file's {@code response.body} format is used). Also the name that stands for the rule when rule

@@ -3,8 +3,8 @@ package dev.sluice.http;
 import dev.sluice.core.Decision;
 import dev.sluice.core.Limiter;
 import dev.sluice.core.Rules;
-import dev.sluice.log.Failures;
 import dev.sluice.store.Clock;
+import dev.sluice.support.Failures;
 import java.io.IOException;
 import java.util.logging.Logger;
 

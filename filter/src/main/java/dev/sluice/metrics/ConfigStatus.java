@@ -1,6 +1,6 @@
 package dev.sluice.metrics;
 
-import dev.sluice.core.ShortHash;
+import dev.sluice.support.ShortHash;
 import java.util.Locale;
 
 /** Which ratelimit.yaml is in force and how the last reload went: immutable. */

@@ -1,6 +1,6 @@
 package dev.sluice.metrics;
 
-import dev.sluice.core.ShortHash;
+import dev.sluice.support.ShortHash;
 
 /**
  * One of the clients a rule denied most recently: immutable. Its getters are JavaBeans-style, as

@@ -6,7 +6,7 @@ import dev.sluice.config.LiveLimiter;
 import dev.sluice.config.OnInvalidConfig;
 import dev.sluice.config.StartRefusedException;
 import dev.sluice.http.Enforcer;
-import dev.sluice.log.Failures;
+import dev.sluice.support.Failures;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;

@@ -1,7 +1,7 @@
 package dev.sluice.store.redis;
 
-import dev.sluice.log.Failures;
 import dev.sluice.metrics.RoundTrips;
+import dev.sluice.support.Failures;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;

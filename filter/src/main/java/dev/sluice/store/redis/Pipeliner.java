@@ -1,7 +1,7 @@
 package dev.sluice.store.redis;
 
-import dev.sluice.log.Failures;
 import dev.sluice.metrics.RoundTrips;
+import dev.sluice.support.Failures;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

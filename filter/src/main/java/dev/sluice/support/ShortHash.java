@@ -1,4 +1,4 @@
-package dev.sluice.core;
+package dev.sluice.support;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

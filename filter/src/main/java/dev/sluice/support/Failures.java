@@ -1,4 +1,4 @@
-package dev.sluice.log;
+package dev.sluice.support;
 
 import java.util.Collections;
 import java.util.HashSet;
