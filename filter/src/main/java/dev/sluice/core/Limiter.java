@@ -101,7 +101,6 @@ public final class Limiter {
     Subject subject = null;
     List<Permit> enforced = Collections.emptyList();
     List<Permit> shadowed = Collections.emptyList();
-    Permit[] byRule = b.counted == null ? null : new Permit[rules.size()];
     for (int i = 0; i < rules.size(); i++) {
       Rule rule = rules.get(i);
       if (!rule.matches(method, segments)) {
@@ -116,9 +115,6 @@ public final class Limiter {
       }
       Permit permit =
           new Permit(b.counters[i], identity, rule.quotaFor(subject), rule.cost(), rule.onError());
-      if (byRule != null) {
-        byRule[i] = permit;
-      }
       if (rule.shadow()) {
         shadowed = add(shadowed, permit, rules.size());
       } else {
@@ -136,8 +132,8 @@ public final class Limiter {
       }
     }
     Decision decision = mostRestrictive(enforced, shadowed);
-    if (byRule != null) {
-      Outcomes.count(b.counted, byRule, rules, decision.allowed());
+    if (b.counted != null) {
+      Outcomes.count(b.counted, b.counters, enforced, shadowed, decision.allowed());
     }
     return decision;
   }
