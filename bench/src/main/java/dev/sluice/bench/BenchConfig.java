@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /** Builds a real {@link Limiter} from a ratelimit.yaml kept in the jar, as the Filter would. */
 final class BenchConfig {
@@ -21,25 +22,27 @@ final class BenchConfig {
 
   /** A limiter with the rules of resource {@code name} on {@code store}. */
   static Limiter limiter(String name, MemoryStore store) throws InvalidConfigException {
-    return limiter(name, store, Set.of());
+    Limiter limiter = new Limiter(store);
+    limiter.apply(rules(name, UnaryOperator.identity(), Set.of()));
+    return limiter;
   }
 
-  /** As {@link #limiter(String, MemoryStore)}, less the rules whose ids are in {@code drop}. */
-  static Limiter limiter(String name, MemoryStore store, Set<String> drop)
+  /**
+   * The rules of resource {@code name}, its text rewritten by {@code edit} first, less the rules
+   * whose ids are in {@code drop}.
+   */
+  static Rules rules(String name, UnaryOperator<String> edit, Set<String> drop)
       throws InvalidConfigException {
-    Rules rules = ConfigParser.parse(name, read(name)).rules();
+    Rules rules = ConfigParser.parse(name, edit.apply(read(name))).rules();
     List<Rule> kept = new ArrayList<>(rules.rules());
     kept.removeIf(rule -> drop.contains(rule.id()));
-    Limiter limiter = new Limiter(store);
-    limiter.apply(
-        new Rules(
-            kept,
-            rules.excludes(),
-            rules.clientIp(),
-            rules.tiers(),
-            rules.apiKeyHeader(),
-            rules.cors()));
-    return limiter;
+    return new Rules(
+        kept,
+        rules.excludes(),
+        rules.clientIp(),
+        rules.tiers(),
+        rules.apiKeyHeader(),
+        rules.cors());
   }
 
   /**

@@ -64,7 +64,7 @@ public abstract class KeyedBench {
     order = shuffled(keys);
   }
 
-  private static int[] shuffled(int n) {
+  static int[] shuffled(int n) {
     int[] order = new int[n];
     for (int i = 0; i < n; i++) {
       order[i] = i;

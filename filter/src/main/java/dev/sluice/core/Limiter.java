@@ -141,7 +141,7 @@ public final class Limiter {
     }
     Decision decision = Decision.of(b.rules, byRule);
     if (b.counted != null) {
-      Outcomes.count(b.counted, byRule, rules, decision.allowed());
+      Outcomes.count(b.counted, b.counters, enforced, shadowed, decision.allowed());
     }
     return decision;
   }

@@ -2,6 +2,7 @@ package dev.sluice.core;
 
 import dev.sluice.algo.Verdict;
 import dev.sluice.metrics.RuleCounters;
+import dev.sluice.store.Counters;
 import dev.sluice.store.OnError;
 import dev.sluice.store.Permit;
 import java.util.List;
@@ -11,16 +12,38 @@ final class Outcomes {
   private Outcomes() {}
 
   /**
-   * @param byRule the permit of each rule that applied to the request, by rule index; null for the
-   *     others
+   * @param counted each rule's metrics, index for index with {@code counters}, its store counters
+   * @param enforced the permits of the enforcing rules that applied, in rule order
+   * @param shadowed the permits of the shadow rules that applied, in rule order
    * @param admitted whether the request was let through
    */
-  static void count(RuleCounters[] counters, Permit[] byRule, List<Rule> rules, boolean admitted) {
-    for (int i = 0; i < byRule.length; i++) {
-      Permit permit = byRule[i];
-      if (permit != null) {
-        count(counters[i], permit, rules.get(i).shadow(), admitted);
+  static void count(
+      RuleCounters[] counted,
+      Counters[] counters,
+      List<Permit> enforced,
+      List<Permit> shadowed,
+      boolean admitted) {
+    count(counted, counters, enforced, false, admitted);
+    count(counted, counters, shadowed, true, admitted);
+  }
+
+  /**
+   * Finds each permit's rule by its counters: permits come in rule order, so one pass does, and the
+   * request path allocates nothing to remember which rule each permit was for.
+   */
+  private static void count(
+      RuleCounters[] counted,
+      Counters[] counters,
+      List<Permit> permits,
+      boolean shadow,
+      boolean admitted) {
+    int rule = 0;
+    for (int p = 0; p < permits.size(); p++) {
+      Permit permit = permits.get(p);
+      while (counters[rule] != permit.counters()) {
+        rule++;
       }
+      count(counted[rule], permit, shadow, admitted);
     }
   }
 

@@ -11,7 +11,7 @@ import java.util.function.LongSupplier;
  * the first duration of its new second; a duration recorded while another thread clears it may be
  * lost, which a latency estimate can afford.
  */
-public final class LatencyWindow {
+final class LatencyWindow {
   static final int SLICES = 60;
   private static final long SLICE_MICROS = 1_000_000;
 
@@ -22,14 +22,14 @@ public final class LatencyWindow {
   /**
    * @param micros the time in microseconds, as {@code dev.sluice.store.Clock} gives it
    */
-  public LatencyWindow(LongSupplier micros) {
+  LatencyWindow(LongSupplier micros) {
     this.micros = micros;
     for (int i = 0; i < SLICES; i++) {
       slices[i] = new Slice();
     }
   }
 
-  public void record(long nanos) {
+  void record(long nanos) {
     int bucket = Histogram.bucketOf(nanos);
     all.add(bucket, nanos);
     long second = micros.getAsLong() / SLICE_MICROS;
@@ -41,7 +41,7 @@ public final class LatencyWindow {
   }
 
   /** What was recorded in the last {@value #SLICES} seconds. */
-  public Histogram recent() {
+  Histogram recent() {
     long now = micros.getAsLong() / SLICE_MICROS;
     long[] counts = new long[Histogram.BOUNDS.length + 1];
     long sum = 0;
@@ -55,7 +55,7 @@ public final class LatencyWindow {
   }
 
   /** What was recorded since this window was made. */
-  public Histogram total() {
+  Histogram total() {
     long[] counts = new long[Histogram.BOUNDS.length + 1];
     long sum = all.addTo(counts);
     return new Histogram(counts, sum);

@@ -70,4 +70,20 @@ abstract class PlainServletScenario extends AgentScenario {
       }
     }
   }
+
+  @Test
+  void eachRuleCountsItsDecisionsInJmx() throws Exception {
+    for (int i = 0; i < 4; i++) {
+      http.get("/api/hello", "10.1.4.1");
+    }
+    try (ChildMBeans beans = ChildMBeans.of(server.jvm().pid())) {
+      String hello = "dev.sluice:type=Rule,context=agent,name=hello";
+      assertThat((Long) beans.attribute(hello, "Allowed")).isGreaterThanOrEqualTo(3);
+      assertThat((Long) beans.attribute(hello, "Denied")).isGreaterThanOrEqualTo(1);
+      assertThat((String) beans.attribute("dev.sluice:type=Config,context=agent", "RulesVersion"))
+          .matches("[0-9a-f]{12}");
+      assertThat(beans.attribute("dev.sluice:type=Store,context=agent", "Type"))
+          .isEqualTo("memory");
+    }
+  }
 }
