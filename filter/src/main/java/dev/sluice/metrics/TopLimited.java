@@ -8,9 +8,9 @@ import java.util.function.LongSupplier;
 
 /**
  * The clients a rule denied most, recently, in space that does not grow with the number of clients:
- * {@link Sketch}es of {@code capacity} identities each, merged when read. Any client denied more
- * than one time in {@code capacity} is certain to be listed, with a count that errs high by at most
- * its {@link LimitedClient#getMaxOvercount()}.
+ * {@link Sketch}es of {@code capacity} identities each, merged when read. A client denied more than
+ * once in every {@code capacity} denials is always followed, and every count errs high by at most
+ * its {@link LimitedClient#getMaxOvercount()}, never low.
  *
  * <p>Only denials feed it, so the allowed path pays nothing; a flood of denials is when it is hot.
  * So threads record into stripes, chosen by thread, each with its own lock (memory stays

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.store.ManualClock;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -157,6 +159,27 @@ class ExpositionTest {
   void everyExportedBucketIsABoundOfTheHistogram() {
     for (long le : Exposition.LE_NANOS) {
       assertThat(Histogram.BOUNDS).contains(le);
+    }
+  }
+
+  /** The docs, alert rules and dashboard name only metrics Sluice writes. */
+  @Test
+  void everyMetricTheDocsNameIsWritten() throws Exception {
+    Set<String> written = new LinkedHashSet<>();
+    for (String name : samples(redisText()).keySet()) {
+      String family = name.replaceAll("\\{.*", "");
+      written.add(family);
+      written.add(family.replaceAll("_(bucket|sum|count)$", ""));
+    }
+    Pattern metric = Pattern.compile("\\bsluice_(?!jmx_)[a-z_]*[a-z]");
+    for (String doc : new String[] {"operations.md", "alerts.yml", "grafana-dashboard.json"}) {
+      Matcher m = metric.matcher(Files.readString(Path.of("..", "docs", doc)));
+      List<String> named = new ArrayList<>();
+      while (m.find()) {
+        named.add(m.group());
+      }
+      assertThat(named).as(doc).isNotEmpty();
+      assertThat(written).as(doc).containsAll(named);
     }
   }
 }
