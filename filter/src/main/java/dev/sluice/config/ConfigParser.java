@@ -3,6 +3,7 @@ package dev.sluice.config;
 import dev.sluice.core.Cidr;
 import dev.sluice.core.ClientIp;
 import dev.sluice.core.Cors;
+import dev.sluice.core.Key;
 import dev.sluice.core.PathPattern;
 import dev.sluice.core.Responses;
 import dev.sluice.core.Rule;
@@ -30,7 +31,6 @@ import org.yaml.snakeyaml.nodes.Tag;
 public final class ConfigParser {
   static final long MAX_COUNT = 1_000_000_000L;
   static final int MAX_CHARS = 1 << 20;
-  private static final String HEADER_NAME = "[A-Za-z0-9!#$%&'*+.^_`|~-]+";
 
   private final Problems problems;
   private final Map<String, String> environment;
@@ -200,7 +200,7 @@ public final class ConfigParser {
   /** A header name, or {@code fallback} when not given. */
   static String header(Fields f, String name, String fallback, Problems problems) {
     String value = f.string(name);
-    if (value != null && !value.matches(HEADER_NAME)) {
+    if (value != null && !value.matches(Key.HTTP_TOKEN)) {
       problems.at(f.where(name), f.pathOf(name), "must be a header name, got \"" + value + "\"");
     }
     return value == null ? fallback : value;

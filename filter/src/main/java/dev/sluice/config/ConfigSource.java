@@ -60,13 +60,14 @@ public final class ConfigSource {
     return new ConfigSource(location, null, loader, resourceName);
   }
 
-  private static String firstGiven(String... candidates) {
+  /** The first candidate that is not blank, trimmed; null when none is. */
+  static String firstGiven(String... candidates) {
     for (String c : candidates) {
       if (c != null && !c.trim().isEmpty()) {
         return c.trim();
       }
     }
-    throw new AssertionError("the default is always given");
+    return null;
   }
 
   /** How messages name this source: the file it is, when it is one. */

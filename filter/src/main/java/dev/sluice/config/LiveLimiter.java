@@ -43,7 +43,6 @@ public final class LiveLimiter implements Closeable {
   private final ConfigWatcher watcher;
   private final Jmx jmx;
   private StoreSettings storeSettings;
-  private Store store;
   private byte[] applied;
 
   /** The {@link RulesVersion} of {@link #applied}. */
@@ -73,8 +72,7 @@ public final class LiveLimiter implements Closeable {
     Config first = load();
     reloaded(first);
     this.storeSettings = first == null ? StoreSettings.DEFAULT : first.store();
-    this.store = opener.apply(storeSettings);
-    this.limiter = new Limiter(store, metrics);
+    this.limiter = new Limiter(opener.apply(storeSettings), metrics);
     if (first != null) {
       apply(first);
     }
@@ -230,7 +228,7 @@ public final class LiveLimiter implements Closeable {
     } else {
       switchStore(config.store(), rules);
     }
-    metrics.applied(applied, rules.rules().size());
+    metrics.applied(version, rules.rules().size());
     logApplied(inForce, config);
     inForce = config;
   }
@@ -279,7 +277,6 @@ public final class LiveLimiter implements Closeable {
             + settings
             + "; counts are not carried over");
     storeSettings = settings;
-    store = next;
   }
 
   /** "; " and what a problem means meanwhile: {@code none} while no rules were ever in force. */
@@ -317,7 +314,7 @@ public final class LiveLimiter implements Closeable {
     }
     synchronized (this) {
       retired.close();
-      store.close();
+      limiter.store().close();
     }
   }
 }

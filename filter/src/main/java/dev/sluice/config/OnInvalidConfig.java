@@ -23,13 +23,10 @@ public enum OnInvalidConfig {
 
   /** Resolves the choice by the order above; {@code explicit} is the init-param, or null. */
   public static OnInvalidConfig locate(String explicit, Map<String, String> environment) {
-    for (String given :
-        new String[] {explicit, System.getProperty(PROPERTY), environment.get(ENVIRONMENT)}) {
-      if (given != null && !given.trim().isEmpty()) {
-        return parse(given.trim());
-      }
-    }
-    return SERVE;
+    String given =
+        ConfigSource.firstGiven(
+            explicit, System.getProperty(PROPERTY), environment.get(ENVIRONMENT));
+    return given == null ? SERVE : parse(given);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.sluice.config;
 
+import dev.sluice.core.Key;
 import dev.sluice.core.Responses;
 import dev.sluice.core.RuleResponse;
 
@@ -10,7 +11,7 @@ final class ResponseReader {
   /** A 429 body is read by people and programs, not downloaded: 16 KiB is plenty. */
   static final int MAX_BODY_CHARS = 16 * 1024;
 
-  private static final String TOKEN = "[A-Za-z0-9!#$%&'*+.^_`|~-]+";
+  private static final String TOKEN = Key.HTTP_TOKEN;
   private static final String MEDIA_TYPE =
       TOKEN + "/" + TOKEN + "(\\s*;\\s*" + TOKEN + "=(" + TOKEN + "|\"[^\"\\\\\\r\\n]*\"))*";
 

@@ -13,6 +13,9 @@ import java.util.Locale;
  * that must never reach a store key.
  */
 public final class Key {
+  /** An HTTP token (RFC 9110): what a header name, or a media type's parts, may be made of. */
+  public static final String HTTP_TOKEN = "[A-Za-z0-9!#$%&'*+.^_`|~-]+";
+
   private enum Kind {
     IP,
     USER,
@@ -55,7 +58,7 @@ public final class Key {
       String part = parts.get(i).trim();
       if (part.regionMatches(true, 0, "header:", 0, 7)) {
         String name = part.substring(7).trim();
-        if (!name.matches("[A-Za-z0-9!#$%&'*+.^_`|~-]+")) {
+        if (!name.matches(HTTP_TOKEN)) {
           throw new IllegalArgumentException("'" + part + "': header:NAME needs a header name");
         }
         kinds[i] = Kind.HEADER;

@@ -60,6 +60,9 @@ public final class Limiter {
     Store replaced = bound.store;
     previous = new Counters[0]; // counters of another store: nothing to come back to
     bind(rules, next);
+    if (metrics != null) {
+      metrics.bindStore(next::status);
+    }
     return replaced;
   }
 
@@ -74,7 +77,6 @@ public final class Limiter {
     RuleCounters[] counted = null;
     if (metrics != null) {
       counted = metrics.bindRules(ids);
-      metrics.bindStore(store::status);
     }
     bound = new Bound(rules, store, counters, counted);
     List<Counters> kept = new ArrayList<>(Arrays.asList(counters));
@@ -85,6 +87,11 @@ public final class Limiter {
 
   public Rules rules() {
     return bound.rules;
+  }
+
+  /** The store the rules in force count in. */
+  public Store store() {
+    return bound.store;
   }
 
   public Decision decide(RequestView request) {
@@ -141,7 +148,7 @@ public final class Limiter {
     }
     Decision decision = Decision.of(b.rules, byRule);
     if (b.counted != null) {
-      Outcomes.count(b.counted, b.counters, enforced, shadowed, decision.allowed());
+      Outcomes.count(b.counted, decision);
     }
     return decision;
   }

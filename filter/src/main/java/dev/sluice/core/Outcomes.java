@@ -2,7 +2,6 @@ package dev.sluice.core;
 
 import dev.sluice.algo.Verdict;
 import dev.sluice.metrics.RuleCounters;
-import dev.sluice.store.Counters;
 import dev.sluice.store.OnError;
 import dev.sluice.store.Permit;
 import java.util.List;
@@ -12,43 +11,24 @@ final class Outcomes {
   private Outcomes() {}
 
   /**
-   * @param counted each rule's metrics, index for index with {@code counters}, its store counters
-   * @param enforced the permits of the enforcing rules that applied, in rule order
-   * @param shadowed the permits of the shadow rules that applied, in rule order
-   * @param admitted whether the request was let through
+   * @param counted each rule's metrics, index for index with the rules {@code decision} holds
    */
-  static void count(
-      RuleCounters[] counted,
-      Counters[] counters,
-      List<Permit> enforced,
-      List<Permit> shadowed,
-      boolean admitted) {
-    count(counted, counters, enforced, false, admitted);
-    count(counted, counters, shadowed, true, admitted);
-  }
-
-  /**
-   * Finds each permit's rule by its counters: permits come in rule order, so one pass does, and the
-   * request path allocates nothing to remember which rule each permit was for.
-   */
-  private static void count(
-      RuleCounters[] counted,
-      Counters[] counters,
-      List<Permit> permits,
-      boolean shadow,
-      boolean admitted) {
-    int rule = 0;
-    for (int p = 0; p < permits.size(); p++) {
-      Permit permit = permits.get(p);
-      while (counters[rule] != permit.counters()) {
-        rule++;
+  static void count(RuleCounters[] counted, Decision decision) {
+    List<Rule> rules = decision.rules().rules();
+    for (int i = 0; i < counted.length; i++) {
+      Permit permit = decision.permit(i);
+      if (permit != null) {
+        count(counted[i], permit, rules.get(i).shadow(), decision, i);
       }
-      count(counted[rule], permit, shadow, admitted);
     }
   }
 
+  /**
+   * A rule that would have allowed a denied request took nothing, and one the store never decided
+   * is not in the decision: a denial is counted only by the rules that denied.
+   */
   private static void count(
-      RuleCounters counters, Permit permit, boolean shadow, boolean admitted) {
+      RuleCounters counters, Permit permit, boolean shadow, Decision decision, int rule) {
     Verdict verdict = permit.verdict();
     if (shadow) {
       if (verdict.allowed()) {
@@ -56,11 +36,9 @@ final class Outcomes {
       } else {
         counters.countShadowDenied(permit.identity());
       }
-    } else if (admitted) {
+    } else if (decision.allowed()) {
       counters.countAllowed();
-    } else if (!verdict.allowed() && verdict.retryAfterMicros() > 0) {
-      // A rule that would have allowed, or that the store left undecided after another denied
-      // (no retry-after), took nothing: the denial is the other rule's.
+    } else if (decision.deniedBy(rule)) {
       counters.countDenied(permit.identity());
     }
     if (permit.decidedLocally()) {

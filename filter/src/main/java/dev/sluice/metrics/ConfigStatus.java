@@ -1,6 +1,5 @@
 package dev.sluice.metrics;
 
-import dev.sluice.support.ShortHash;
 import java.util.Locale;
 
 /** Which ratelimit.yaml is in force and how the last reload went: immutable. */
@@ -45,9 +44,8 @@ public final class ConfigStatus {
     this.problem = problem;
   }
 
-  ConfigStatus applied(byte[] content, int rules, long millis) {
-    return new ConfigStatus(
-        ShortHash.of(content), rules, millis, lastReloadAtMillis, lastReload, problem);
+  ConfigStatus applied(String version, int rules, long millis) {
+    return new ConfigStatus(version, rules, millis, lastReloadAtMillis, lastReload, problem);
   }
 
   ConfigStatus reloaded(Reload result, String problem, long millis) {

@@ -88,9 +88,9 @@ public final class Metrics {
     }
   }
 
-  /** The file {@code content} is in force now, with {@code rules} rules. */
-  public synchronized void applied(byte[] content, int rules) {
-    config = config.applied(content, rules, millis());
+  /** The file of {@code version} (its {@code RulesVersion}) is in force now, with {@code rules}. */
+  public synchronized void applied(String version, int rules) {
+    config = config.applied(version, rules, millis());
   }
 
   /** The file was read again and found {@code result}; {@code problem} says why when rejected. */

@@ -4,7 +4,7 @@ import static dev.sluice.store.ManualClock.SECOND;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.store.ManualClock;
-import java.nio.charset.StandardCharsets;
+import dev.sluice.support.ShortHash;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,7 +43,7 @@ class ExpositionTest {
     breakers.put("10.0.0.1:6379", StoreStatus.CLOSED);
     breakers.put("cluster, master 10.0.0.2:6379", StoreStatus.PROBING);
     metrics.bindStore(() -> StoreStatus.redis(roundTrips, breakers, 3));
-    metrics.applied("rules: []".getBytes(StandardCharsets.UTF_8), 2);
+    metrics.applied(ShortHash.of("rules: []"), 2);
     metrics.reloaded(ConfigStatus.Reload.UNCHANGED, null);
     return metrics.prometheusText();
   }

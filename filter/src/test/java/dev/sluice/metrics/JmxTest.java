@@ -4,8 +4,8 @@ import static dev.sluice.store.ManualClock.SECOND;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.store.ManualClock;
+import dev.sluice.support.ShortHash;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -27,7 +27,7 @@ class JmxTest {
     RuleCounters[] rules = metrics.bindRules(Arrays.asList("login", "api"));
     rules[0].countDenied("ip=203.0.113.7");
     rules[0].countDenied("ip=203.0.113.7");
-    metrics.applied("rules: []".getBytes(StandardCharsets.UTF_8), 2);
+    metrics.applied(ShortHash.of("rules: []"), 2);
     metrics.reloaded(ConfigStatus.Reload.APPLIED, null);
     try (Jmx jmx = Jmx.register(metrics, "shop")) {
       assertThat(jmx.context()).isEqualTo("shop");

@@ -4,6 +4,7 @@ import static dev.sluice.store.ManualClock.SECOND;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.store.ManualClock;
+import dev.sluice.support.ShortHash;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;
@@ -62,7 +63,7 @@ class MetricsTest {
   @Test
   void theConfigVersionIsTheContentHashAndReloadsAreTimed() throws Exception {
     byte[] content = "rules: []\n".getBytes(StandardCharsets.UTF_8);
-    metrics.applied(content, 0);
+    metrics.applied(ShortHash.of(content), 0);
     metrics.reloaded(ConfigStatus.Reload.APPLIED, null);
     String sha256 = hex(MessageDigest.getInstance("SHA-256").digest(content));
     assertThat(metrics.config().version()).isEqualTo(sha256.substring(0, 12));

@@ -118,7 +118,8 @@ class TopLimitedTest {
           }
         };
     Thread other = new Thread(often);
-    while (TopLimited.stripeOf(other) == TopLimited.stripeOf(rare)) {
+    for (int tries = 1; TopLimited.stripeOf(other) == TopLimited.stripeOf(rare); tries++) {
+      assertThat(tries).as("threads tried for another stripe").isLessThan(1_000);
       other = new Thread(often);
     }
     for (Thread thread : new Thread[] {rare, other}) {

@@ -6,6 +6,7 @@ import dev.sluice.config.ConfigSource;
 import dev.sluice.config.OnInvalidConfig;
 import dev.sluice.config.StartRefusedException;
 import java.lang.instrument.Instrumentation;
+import java.util.Map;
 import java.util.logging.Logger;
 
 /**
@@ -34,10 +35,11 @@ public final class Installer {
     for (String problem : args.problems()) {
       LOG.warning("Sluice: " + problem);
     }
+    Map<String, String> environment = System.getenv();
     ConfigSource source =
-        ConfigSource.locate(args.config(), System.getenv(), ClassLoader.getSystemClassLoader());
+        ConfigSource.locate(args.config(), environment, ClassLoader.getSystemClassLoader());
     Gatekeeper.install(
-        start(source, OnInvalidConfig.locate(args.onInvalidConfig(), System.getenv()), premain));
+        start(source, OnInvalidConfig.locate(args.onInvalidConfig(), environment), premain));
     String instrumented = "";
     if (premain) {
       ServletInstrumentation.installDeferred(instrumentation);

@@ -8,13 +8,9 @@ import dev.sluice.it.redis.RedisProbe;
 import dev.sluice.it.redis.RedisProcess;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Counters;
-import dev.sluice.store.OnError;
-import dev.sluice.store.Permit;
-import dev.sluice.store.Store;
 import dev.sluice.store.redis.RedisSettings;
 import dev.sluice.store.redis.RedisStore;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.JedisCluster;
 
@@ -30,7 +26,7 @@ class ClusterFailoverHandoverIT extends WithOwnCluster {
   private static final int BEFORE_OUTAGE = 5;
 
   @Test
-  void aPromotedReplicaIsChargedWhatWasAdmittedLocallyBeforeItDecides() {
+  void aPromotedReplicaIsChargedWhatWasAdmittedLocallyBeforeItDecides() throws Exception {
     RedisProcess victim = cluster.masters().get(0);
     String identity =
         ClusterStores.identitiesByMaster(cluster, "ip=198.51.100.", 1).get(victim.port()).get(0);
@@ -41,14 +37,14 @@ class ClusterFailoverHandoverIT extends WithOwnCluster {
     try (RedisStore store = RedisStore.open(settings, "fh", FLEET, Clock.SYSTEM, 10_000);
         JedisCluster reader = ClusterStores.readClient(cluster)) {
       Counters counters = store.counters("r", Algorithm.FIXED_WINDOW, window);
-      int admitted = takes(store, counters, identity, quota, BEFORE_OUTAGE);
+      int admitted = HandoverIT.admitted(store, counters, quota, identity, BEFORE_OUTAGE);
       assertThat(admitted).as("Redis decides while its master is up").isEqualTo(BEFORE_OUTAGE);
       assertThat(RedisKeys.count(reader.get(key))).isEqualTo(BEFORE_OUTAGE);
       // The replica must hold those counts before its master dies, or the test would lose them.
       RedisProbe.once(victim.host(), victim.port(), "WAIT", "1", "5000");
 
       RedisProcess killed = cluster.killMaster(ClusterStores.slotOf(identity));
-      admitted += takes(store, counters, identity, quota, 3 * LIMIT);
+      admitted += HandoverIT.admitted(store, counters, quota, identity, 3 * LIMIT);
       assertThat(admitted)
           .as("while the master is down this JVM admits its share, limit / fleet")
           .isEqualTo(BEFORE_OUTAGE + LIMIT / FLEET);
@@ -58,32 +54,13 @@ class ClusterFailoverHandoverIT extends WithOwnCluster {
       // the store learns the new slot map within a second, then its probe waits out its pause.
       long until = System.nanoTime() + Duration.ofSeconds(15).toNanos();
       while (RedisKeys.count(reader.get(key)) < LIMIT && System.nanoTime() < until) {
-        admitted += takes(store, counters, identity, quota, 10);
-        sleepMillis(20);
+        admitted += HandoverIT.admitted(store, counters, quota, identity, 10);
+        Thread.sleep(20);
       }
       assertThat(RedisKeys.count(reader.get(key)))
           .as("the promoted master counted what was admitted locally, then the rest")
           .isEqualTo(LIMIT);
       assertThat(admitted).as("one limit across the failover, not a second one").isEqualTo(LIMIT);
-    }
-  }
-
-  private static int takes(Store store, Counters counters, String identity, Quota quota, int n) {
-    int admitted = 0;
-    for (int i = 0; i < n; i++) {
-      Permit permit = new Permit(counters, identity, quota, 1, OnError.FAIL_OPEN);
-      store.acquire(List.of(permit));
-      admitted += permit.verdict().allowed() ? 1 : 0;
-    }
-    return admitted;
-  }
-
-  private static void sleepMillis(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
     }
   }
 }

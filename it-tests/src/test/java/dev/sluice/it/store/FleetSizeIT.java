@@ -8,12 +8,9 @@ import dev.sluice.it.redis.RedisProcess;
 import dev.sluice.it.redis.RedisServers;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Counters;
-import dev.sluice.store.OnError;
-import dev.sluice.store.Permit;
 import dev.sluice.store.redis.RedisSettings;
 import dev.sluice.store.redis.RedisStore;
 import java.net.URI;
-import java.util.Collections;
 import java.util.function.IntSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,8 +38,7 @@ class FleetSizeIT {
   }
 
   private static RedisStore store() {
-    return RedisStore.open(
-        RedisSettings.standalone(URI.create(redis.uri()), 200, 4), "fleet", 0, Clock.SYSTEM, 1_000);
+    return store("fleet", 1);
   }
 
   private static RedisStore store(String prefix, int min) {
@@ -79,12 +75,7 @@ class FleetSizeIT {
     try (RedisStore booted = store("fleet-min-outage", 3)) {
       Counters rule = booted.counters("api", Algorithm.TOKEN_BUCKET, HOUR);
       Quota ninety = Quota.of(90, HOUR, 90);
-      int admitted = 0;
-      for (int i = 0; i < 90; i++) {
-        Permit permit = new Permit(rule, "ip=10.0.0.1", ninety, 1, OnError.FAIL_OPEN);
-        booted.acquire(Collections.singletonList(permit));
-        admitted += permit.verdict().allowed() ? 1 : 0;
-      }
+      int admitted = HandoverIT.admitted(booted, rule, ninety, "ip=10.0.0.1", 90);
       assertThat(booted.fleetSize()).isEqualTo(3);
       assertThat(admitted).as("a third of 90, not all of it").isEqualTo(30);
     } finally {

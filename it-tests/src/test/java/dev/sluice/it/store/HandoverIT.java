@@ -11,6 +11,7 @@ import dev.sluice.store.Clock;
 import dev.sluice.store.Counters;
 import dev.sluice.store.OnError;
 import dev.sluice.store.Permit;
+import dev.sluice.store.Store;
 import dev.sluice.store.redis.RedisStore;
 import dev.sluice.store.redis.ScriptTime;
 import java.util.Collections;
@@ -80,7 +81,8 @@ class HandoverIT {
         1_000);
   }
 
-  private static int admitted(RedisStore store, Counters rule, Quota quota, String id, int tries) {
+  /** How many of {@code tries} fail_open requests of {@code id} the store admits. */
+  static int admitted(Store store, Counters rule, Quota quota, String id, int tries) {
     int allowed = 0;
     for (int i = 0; i < tries; i++) {
       Permit permit = new Permit(rule, id, quota, 1, OnError.FAIL_OPEN);

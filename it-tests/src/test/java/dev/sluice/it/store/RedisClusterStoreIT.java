@@ -216,7 +216,7 @@ class RedisClusterStoreIT {
           Await.until(
               "the per-IP take refunded, request " + i,
               Duration.ofSeconds(5),
-              () -> refunded.equals(reader.get(ipKey)) ? refunded : null,
+              () -> refunded.equals(reader.get(ipKey)),
               () -> "per-IP state " + reader.get(ipKey));
         }
         assertThat(cluster.masterForKey(ipKey).port()).isNotEqualTo(globalPort);

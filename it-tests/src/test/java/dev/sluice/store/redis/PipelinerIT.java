@@ -185,9 +185,7 @@ class PipelinerIT {
     admin.sendCommand(Protocol.Command.CONFIG, "RESETSTAT");
     client.gate = new CountDownLatch(1);
     CountDownLatch gate = client.gate;
-    Future<Object> first =
-        pipeliner.submit(
-            Script.ACQUIRE, breaker, List.of(key), oneToken(), pipeliner.deadlineFromNow());
+    Future<Object> first = submit(pipeliner, key);
     awaitTrue(() -> client.senders.size() == 1); // the only sender holds the first call
     long budget = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
     Future<Object> late =
