@@ -90,12 +90,13 @@ public final class StoreSettings {
     return maxKeys == other.maxKeys
         && Objects.equals(redis, other.redis)
         && keyPrefix.equals(other.keyPrefix)
-        && fleetSize == other.fleetSize;
+        && fleetSize == other.fleetSize
+        && fleetMin == other.fleetMin;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(maxKeys, redis, keyPrefix, fleetSize);
+    return Objects.hash(maxKeys, redis, keyPrefix, fleetSize, fleetMin);
   }
 
   @Override

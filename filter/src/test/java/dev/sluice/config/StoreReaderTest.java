@@ -106,6 +106,17 @@ class StoreReaderTest {
   }
 
   @Test
+  void aChangedFleetMinimumMakesAnotherStore() throws Exception {
+    String redis = "store: { type: redis, redis: { url: 'redis://r:6379' } }\n";
+    StoreSettings two = store(redis + "fleet: { size: auto, min: 2 }\n", Map.of());
+    StoreSettings three = store(redis + "fleet: { size: auto, min: 3 }\n", Map.of());
+    assertThat(three).isNotEqualTo(two);
+    assertThat(store(redis + "fleet: { size: auto, min: 2 }\n", Map.of()))
+        .isEqualTo(two)
+        .hasSameHashCodeAs(two);
+  }
+
+  @Test
   void mistakesAreReportedWithTheirPlace() {
     assertThat(
             places(
