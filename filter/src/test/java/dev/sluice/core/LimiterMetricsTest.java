@@ -8,7 +8,10 @@ import dev.sluice.config.ConfigParser;
 import dev.sluice.config.InvalidConfigException;
 import dev.sluice.metrics.LimitedClient;
 import dev.sluice.metrics.Metrics;
+import dev.sluice.metrics.RoundTrips;
 import dev.sluice.metrics.RuleStats;
+import dev.sluice.metrics.StoreStatus;
+import dev.sluice.store.Clock;
 import dev.sluice.store.Counters;
 import dev.sluice.store.ManualClock;
 import dev.sluice.store.MemoryStore;
@@ -16,6 +19,7 @@ import dev.sluice.store.OnError;
 import dev.sluice.store.Permit;
 import dev.sluice.store.Store;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -118,29 +122,24 @@ class LimiterMetricsTest {
   @Test
   void theStoreInForceIsReported() {
     new Limiter(new Unreachable(), metrics);
-    assertThat(metrics.store().type()).isEqualTo("memory");
+    assertThat(metrics.store().type()).isEqualTo("redis");
+    assertThat(metrics.store().fleetSize()).isEqualTo(4);
   }
 
   /** A shared store that cannot be reached: every rule decides locally by its on_error. */
   private static final class Unreachable implements Store {
+    /** Counters as the memory store makes them: only their names matter here. */
+    private final MemoryStore names = new MemoryStore(Clock.SYSTEM, 1_000, 0);
+
     @Override
     public Counters counters(String ruleId, Algorithm algorithm, long windowMicros) {
-      return new Counters() {
-        @Override
-        public String ruleId() {
-          return ruleId;
-        }
+      return names.counters(ruleId, algorithm, windowMicros);
+    }
 
-        @Override
-        public Algorithm algorithm() {
-          return algorithm;
-        }
-
-        @Override
-        public long windowMicros() {
-          return windowMicros;
-        }
-      };
+    /** A shared store: what it reports must be what the metrics show. */
+    @Override
+    public StoreStatus status() {
+      return StoreStatus.redis(new RoundTrips(() -> 0L), Collections.emptyMap(), 4);
     }
 
     @Override
