@@ -105,18 +105,30 @@ final class BrowserProcess implements AutoCloseable {
     }
   }
 
-  /** Kills Chromium and every helper process it started, then deletes the profile. */
   @Override
   public void close() {
+    quit(() -> {});
+  }
+
+  /**
+   * Asks Chromium to quit ({@code ask}), which lets it end its helper processes itself, then kills
+   * whatever is left of it and its helpers, and deletes the profile.
+   */
+  void quit(Runnable ask) {
     // Taken first: once the browser is gone, its helpers are no longer its descendants.
     List<ProcessHandle> helpers = process.descendants().toList();
-    process.destroyForcibly();
-    helpers.forEach(ProcessHandle::destroyForcibly);
-    awaitExit(Duration.ofSeconds(10));
-    for (ProcessHandle helper : helpers) {
-      helper.onExit().completeOnTimeout(helper, 5, TimeUnit.SECONDS).join();
+    try {
+      ask.run();
+      awaitExit(Duration.ofSeconds(5));
+    } finally {
+      process.destroyForcibly();
+      helpers.forEach(ProcessHandle::destroyForcibly);
+      awaitExit(Duration.ofSeconds(10));
+      for (ProcessHandle helper : helpers) {
+        helper.onExit().completeOnTimeout(helper, 5, TimeUnit.SECONDS).join();
+      }
+      delete(profile);
     }
-    delete(profile);
   }
 
   private static void delete(Path dir) {

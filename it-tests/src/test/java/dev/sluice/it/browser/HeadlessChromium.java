@@ -151,12 +151,9 @@ public final class HeadlessChromium implements AutoCloseable {
   @Override
   public void close() {
     try {
-      // Lets Chromium end its own helper processes; the kill after it is the fallback.
-      devTools.post(null, "Browser.close", null);
-      process.awaitExit(Duration.ofSeconds(5));
+      process.quit(() -> devTools.post(null, "Browser.close", null));
     } finally {
       devTools.close();
-      process.close();
     }
   }
 }
