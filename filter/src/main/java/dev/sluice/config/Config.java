@@ -1,5 +1,6 @@
 package dev.sluice.config;
 
+import dev.sluice.admin.AdminSettings;
 import dev.sluice.core.Rules;
 import java.util.Collections;
 import java.util.List;
@@ -14,18 +15,21 @@ public final class Config {
   private final boolean enabled;
   private final List<ConfigError> warnings;
   private final MetricsSettings metrics;
+  private final AdminSettings admin;
 
   Config(
       StoreSettings store,
       Rules rules,
       boolean enabled,
       List<ConfigError> warnings,
-      MetricsSettings metrics) {
+      MetricsSettings metrics,
+      AdminSettings admin) {
     this.store = store;
     this.rules = rules;
     this.enabled = enabled;
     this.warnings = Collections.unmodifiableList(warnings);
     this.metrics = metrics;
+    this.admin = admin;
   }
 
   /** False when the file says {@code enabled: false}; its rules are still checked, not applied. */
@@ -43,6 +47,11 @@ public final class Config {
 
   MetricsSettings metrics() {
     return metrics;
+  }
+
+  /** The admin endpoint's settings; null when the file has no {@code admin} section. */
+  AdminSettings admin() {
+    return admin;
   }
 
   /** What is valid but likely not meant, e.g. a rule's limit for a tier no request can have. */

@@ -1,5 +1,6 @@
 package dev.sluice.config;
 
+import dev.sluice.admin.AdminSettings;
 import dev.sluice.core.Cidr;
 import dev.sluice.core.ClientIp;
 import dev.sluice.core.Cors;
@@ -95,6 +96,11 @@ public final class ConfigParser {
       // The usual cause: an IPv6 address such as ::1/128 unquoted inside [ ].
       problem += " (quote values that start with ':', e.g. \"::1/128\")";
     }
+    if (problem != null && problem.endsWith("expected ',' or '}', but got {")) {
+      // The usual cause: an environment variable unquoted inside { }.
+      problem +=
+          " (quote a value that starts with $ inside { }, e.g. token: \"${SLUICE_ADMIN_TOKEN}\")";
+    }
     if (e.getContext() == null) {
       return problem;
     }
@@ -129,6 +135,7 @@ public final class ConfigParser {
     Cors cors = CorsReader.read(top.fields("cors"), problems);
     Responses responses = ResponseReader.read(top.fields("response"), problems);
     MetricsSettings metrics = MetricsSettings.read(top.fields("metrics"), problems);
+    AdminSettings admin = AdminReader.read(top.fields("admin"), problems, environment);
     List<Rule> rules = new ArrayList<>();
     Node ruleList = top.take("rules");
     if (ruleList != null) {
@@ -153,13 +160,15 @@ public final class ConfigParser {
         "rules",
         "cors",
         "response",
-        "metrics");
+        "metrics",
+        "admin");
     return new Config(
         store,
         new Rules(rules, excludes, clientIp, tiers, apiKeyHeader, cors, responses),
         !Boolean.FALSE.equals(enabled),
         problems.warnings(),
-        metrics);
+        metrics,
+        admin);
   }
 
   private ClientIp clientIp(Fields f) {

@@ -1,5 +1,7 @@
 package dev.sluice.config;
 
+import dev.sluice.admin.AdminEndpoint;
+import dev.sluice.admin.AdminSettings;
 import dev.sluice.core.Limiter;
 import dev.sluice.core.Rule;
 import dev.sluice.core.Rules;
@@ -40,6 +42,7 @@ public final class LiveLimiter implements Closeable {
   private final RetiredStores retired;
   private final Metrics metrics;
   private final Limiter limiter;
+  private final AdminEndpoint admin;
   private final ConfigWatcher watcher;
   private final Jmx jmx;
   private StoreSettings storeSettings;
@@ -73,6 +76,7 @@ public final class LiveLimiter implements Closeable {
     reloaded(first);
     this.storeSettings = first == null ? StoreSettings.DEFAULT : first.store();
     this.limiter = new Limiter(opener.apply(storeSettings), metrics);
+    this.admin = new AdminEndpoint(limiter, metrics, clock);
     if (first != null) {
       apply(first);
     }
@@ -115,6 +119,11 @@ public final class LiveLimiter implements Closeable {
     return limiter;
   }
 
+  /** The operators' endpoint, as the file in force sets it up. */
+  public AdminEndpoint admin() {
+    return admin;
+  }
+
   /** What the rules decided, how the store is doing and which file is in force. */
   public Metrics metrics() {
     return metrics;
@@ -123,6 +132,7 @@ public final class LiveLimiter implements Closeable {
   /** Reads the source again and applies it if it changed and is valid; true if applied. */
   public synchronized boolean reload() {
     retired.closeDue();
+    admin.sample();
     Config config = load();
     reloaded(config);
     if (config == null) {
@@ -223,6 +233,7 @@ public final class LiveLimiter implements Closeable {
     // Limiter.apply), so switching back on soon resumes their counts.
     Rules rules = config.enabled() ? config.rules() : Rules.NONE;
     metrics.topClients(config.metrics().topClients, config.metrics().rawIdentities);
+    configureAdmin(config.admin());
     if (config.store().equals(storeSettings)) {
       limiter.apply(rules);
     } else {
@@ -262,6 +273,20 @@ public final class LiveLimiter implements Closeable {
               + named
               + ": "
               + RulesDiff.between(before.rules().rules(), rules));
+    }
+  }
+
+  /** Turns the endpoint on, off or to its new settings, logged when they change. */
+  private void configureAdmin(AdminSettings settings) {
+    AdminSettings before = inForce == null ? null : inForce.admin();
+    admin.configure(settings);
+    if (settings == null ? before != null : !settings.equals(before)) {
+      LOG.info(
+          "Sluice: "
+              + (settings == null ? "admin endpoint off" : "admin endpoint at " + settings)
+              + " as "
+              + source
+              + " says");
     }
   }
 

@@ -118,7 +118,10 @@ final class StoreReader {
     }
     List<URI> urls = new ArrayList<>();
     for (Fields.Value value : values) {
-      String text = expand(value);
+      String text = UrlTemplate.expand(value, environment, problems);
+      if (text == null) {
+        continue;
+      }
       try {
         urls.add(RedisSettings.parseUrl(text));
       } catch (IllegalArgumentException e) {
@@ -127,16 +130,6 @@ final class StoreReader {
       }
     }
     return urls;
-  }
-
-  private String expand(Fields.Value value) {
-    List<String> unset = new ArrayList<>();
-    String url = UrlTemplate.expand(value.text, environment, unset);
-    for (String name : unset) {
-      problems.at(
-          value.node, value.path, "names the environment variable " + name + ", which is not set");
-    }
-    return url;
   }
 
   private int fleetSize(Fields fleet) {

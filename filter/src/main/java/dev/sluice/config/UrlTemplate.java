@@ -1,6 +1,7 @@
 package dev.sluice.config;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -18,6 +19,21 @@ final class UrlTemplate {
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~";
 
   private UrlTemplate() {}
+
+  /**
+   * The text of {@code value} with its variables replaced from {@code environment}; null, after
+   * reporting each variable that is not set as a problem of {@code value}, when one is not. Plain
+   * text (a token) works too: it has no user info.
+   */
+  static String expand(Fields.Value value, Map<String, String> environment, Problems problems) {
+    List<String> unset = new ArrayList<>();
+    String text = expand(value.text, environment, unset);
+    for (String name : unset) {
+      problems.at(
+          value.node, value.path, "names the environment variable " + name + ", which is not set");
+    }
+    return unset.isEmpty() ? text : null;
+  }
 
   /**
    * {@code template} with its variables replaced from {@code environment}. A variable that is not

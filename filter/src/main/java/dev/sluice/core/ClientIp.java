@@ -61,6 +61,29 @@ public final class ClientIp {
     if (!isTrusted(peer)) {
       return peer.length == 4 ? IpAddress.canonical(peerText, peer) : client(peer);
     }
+    return client(forwardedClient(request, peer));
+  }
+
+  /**
+   * True when the client's own address, found as {@link #resolve} finds it but never widened to its
+   * IPv6 network, is in one of {@code cidrs}; false when the peer's address is unreadable.
+   */
+  public boolean clientWithin(RequestView request, List<Cidr> cidrs) {
+    byte[] peer = IpAddress.parse(request.remoteAddress());
+    if (peer == null) {
+      return false;
+    }
+    byte[] client = isTrusted(peer) ? forwardedClient(request, peer) : peer;
+    for (Cidr cidr : cidrs) {
+      if (cidr.contains(client)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The first untrusted hop of the chain behind the trusted {@code peer}, or the last trusted. */
+  private byte[] forwardedClient(RequestView request, byte[] peer) {
     Hops hops = new Hops(request, chainHeader);
     byte[] nearest = peer;
     for (int i = 0; i < MAX_HOPS; i++) {
@@ -70,11 +93,11 @@ public final class ClientIp {
         break; // end of the chain, or junk a proxy passed on: the last trusted hop is all we know
       }
       if (!isTrusted(address)) {
-        return client(address);
+        return address;
       }
       nearest = address;
     }
-    return client(nearest);
+    return nearest;
   }
 
   /** The client an address stands for: itself, or for IPv6 its network. */

@@ -11,23 +11,30 @@ import java.util.logging.Logger;
 /**
  * Applies the limiter to one exchange: counts a request once however often it is dispatched, adds
  * the rate-limit headers, and writes the rejection (a 429, unless its rule says other) when denied.
- * A failure inside Sluice lets the request through, logged once per kind: a rate limiter must never
- * be the reason an application breaks, nor flood its log.
+ * Requests to the {@link Admin} endpoint are answered first and never counted. A failure inside
+ * Sluice lets the request through, logged once per kind: a rate limiter must never be the reason an
+ * application breaks, nor flood its log.
  */
 public final class Enforcer {
   private static final Logger LOG = Logger.getLogger("dev.sluice.http");
 
   private final Limiter limiter;
+  private final Admin admin;
   private final Clock clock;
   private final Failures failures = new Failures(LOG);
 
   public Enforcer(Limiter limiter) {
-    this(limiter, Clock.SYSTEM);
+    this(limiter, Admin.NONE);
+  }
+
+  public Enforcer(Limiter limiter, Admin admin) {
+    this(limiter, admin, Clock.SYSTEM);
   }
 
   /** {@code clock} tells the time for {@code reset: epoch_seconds}. */
-  Enforcer(Limiter limiter, Clock clock) {
+  Enforcer(Limiter limiter, Admin admin, Clock clock) {
     this.limiter = limiter;
+    this.admin = admin;
     this.clock = clock;
   }
 
@@ -38,6 +45,9 @@ public final class Enforcer {
     }
     Decision decision;
     try {
+      if (admin.answered(exchange)) {
+        return false;
+      }
       decision = limiter.decide(exchange);
     } catch (RuntimeException e) {
       String request = exchange.method() + " " + exchange.path();
@@ -47,7 +57,7 @@ public final class Enforcer {
     if (decision.ruleId() == null) {
       return true;
     }
-    if (!decision.allowed() && !exchange.clearForRejection()) {
+    if (!decision.allowed() && !exchange.clearForResponse()) {
       // Something before Sluice sent the response already: a 429 can no longer replace it.
       failures.warnOnce(
           "committed",

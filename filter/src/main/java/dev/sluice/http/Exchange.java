@@ -20,17 +20,20 @@ public interface Exchange extends RequestView {
    */
   boolean markDecided();
 
+  /** The query string as sent, not decoded, without the {@code ?}; null when there is none. */
+  String queryString();
+
   void setHeader(String name, String value);
 
   /**
-   * Clears the response (status, headers, buffered body) so that a rejection can take its place;
+   * Clears the response (status, headers, buffered body) so that Sluice's own can take its place;
    * false, touching nothing, when it is committed already and can no longer be replaced.
    */
-  boolean clearForRejection();
+  boolean clearForResponse();
 
   /**
    * Writes a complete response that ends the request: {@code body} in UTF-8, its length given
    * before it, so the container sends {@code Content-Length} rather than a chunked body.
    */
-  void reject(int status, String contentType, String body) throws IOException;
+  void respond(int status, String contentType, String body) throws IOException;
 }

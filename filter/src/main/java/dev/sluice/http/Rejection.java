@@ -21,16 +21,16 @@ final class Rejection {
     Rule rule = decision.rule();
     RuleResponse own = rule.response();
     if (own.body() != null) {
-      exchange.reject(own.status(), own.contentType(), own.body());
+      exchange.respond(own.status(), own.contentType(), own.body());
       return;
     }
     Responses responses = decision.rules().responses();
     String name = responses.nameOf(rule);
     long wait = decision.retryAfterSeconds();
     if (responses.body() == Responses.Body.PROBLEM_JSON) {
-      exchange.reject(own.status(), PROBLEM_JSON, problem(own.status(), name, wait));
+      exchange.respond(own.status(), PROBLEM_JSON, problem(own.status(), name, wait));
     } else {
-      exchange.reject(own.status(), JSON, json(name, wait));
+      exchange.respond(own.status(), JSON, json(name, wait));
     }
   }
 

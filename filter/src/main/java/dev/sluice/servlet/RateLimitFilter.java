@@ -54,7 +54,7 @@ public class RateLimitFilter implements Filter {
       // The container then refuses the whole application: the failed deploy that was asked for.
       throw new ServletException(e.getMessage(), e);
     }
-    enforcer = new Enforcer(live.limiter());
+    enforcer = new Enforcer(live.limiter(), live.admin());
   }
 
   /** The application's context path without its slash, as its MBeans are told apart by. */

@@ -52,6 +52,11 @@ final class ServletExchange implements Exchange {
   }
 
   @Override
+  public String queryString() {
+    return request.getQueryString();
+  }
+
+  @Override
   public boolean markDecided() {
     if (request.getAttribute(DECIDED_ATTRIBUTE) != null) {
       return false;
@@ -66,7 +71,7 @@ final class ServletExchange implements Exchange {
   }
 
   @Override
-  public boolean clearForRejection() {
+  public boolean clearForResponse() {
     if (response.isCommitted()) {
       return false;
     }
@@ -75,7 +80,7 @@ final class ServletExchange implements Exchange {
   }
 
   @Override
-  public void reject(int status, String contentType, String body) throws IOException {
+  public void respond(int status, String contentType, String body) throws IOException {
     response.setStatus(status);
     response.setContentType(contentType);
     response.setCharacterEncoding("UTF-8");

@@ -228,7 +228,8 @@ class ConfigParserTest {
     assertThat(error.message())
         .isEqualTo(
             "unknown field, did you mean rules? (known here: enabled, store, fleet, defaults,"
-                + " client_ip, api_key_header, exclude, tiers, rules, cors, response, metrics)");
+                + " client_ip, api_key_header, exclude, tiers, rules, cors, response, metrics,"
+                + " admin)");
   }
 
   @Test
@@ -526,7 +527,8 @@ class ConfigParserTest {
         .isEqualTo(
             "f.yaml:1:16: store.type: must be memory or redis, got \"x\"\n"
                 + "f.yaml:2:1: bogus: unknown field (known here: enabled, store, fleet, defaults,"
-                + " client_ip, api_key_header, exclude, tiers, rules, cors, response, metrics)");
+                + " client_ip, api_key_header, exclude, tiers, rules, cors, response, metrics,"
+                + " admin)");
   }
 
   @Test

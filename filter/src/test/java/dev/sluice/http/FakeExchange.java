@@ -5,18 +5,29 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Records what the enforcer writes. */
-final class FakeExchange implements Exchange {
+/** Records what Sluice writes. */
+public final class FakeExchange implements Exchange {
   private final TestRequest request;
+  private final String query;
   private boolean decided;
-  boolean committed;
-  final Map<String, String> headers = new LinkedHashMap<>();
-  int status;
-  String contentType;
-  String body;
+  public boolean committed;
+  public final Map<String, String> headers = new LinkedHashMap<>();
+  public int status;
+  public String contentType;
+  public String body;
 
-  FakeExchange(TestRequest request) {
+  public FakeExchange(TestRequest request) {
+    this(request, null);
+  }
+
+  public FakeExchange(TestRequest request, String query) {
     this.request = request;
+    this.query = query;
+  }
+
+  @Override
+  public String queryString() {
+    return query;
   }
 
   @Override
@@ -32,7 +43,7 @@ final class FakeExchange implements Exchange {
   }
 
   @Override
-  public boolean clearForRejection() {
+  public boolean clearForResponse() {
     if (committed) {
       return false;
     }
@@ -41,7 +52,7 @@ final class FakeExchange implements Exchange {
   }
 
   @Override
-  public void reject(int status, String contentType, String body) {
+  public void respond(int status, String contentType, String body) {
     this.status = status;
     this.contentType = contentType;
     this.body = body;

@@ -15,7 +15,7 @@ final class Responding {
 
   final ManualClock clock = new ManualClock(START);
   final Limiter limiter = new Limiter(new MemoryStore(clock, 100, 0));
-  final Enforcer enforcer = new Enforcer(limiter, clock);
+  final Enforcer enforcer = new Enforcer(limiter, Admin.NONE, clock);
 
   Responding(String yaml) throws Exception {
     limiter.apply(ConfigParser.parse("test.yaml", yaml).rules());

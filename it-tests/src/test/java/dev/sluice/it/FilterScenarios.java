@@ -47,7 +47,9 @@ abstract class FilterScenarios {
             algorithm: token_bucket }
       """
           + OwnBodyChecks.RULE
-          + CorsChecks.SECTION;
+          + AdminChecks.RULE
+          + CorsChecks.SECTION
+          + AdminChecks.SECTION;
 
   private Deployment deployment;
   Http http;
@@ -183,6 +185,16 @@ abstract class FilterScenarios {
   @Test
   void aRuleAnswersWithItsOwnStatusAndBodyOfTheRightLength() throws Exception {
     OwnBodyChecks.assertTheRulesOwnRejection(http, "10.0.8.1");
+  }
+
+  @Test
+  void theAdminEndpointAnswersTheOperatorUncounted() throws Exception {
+    AdminChecks.assertStatusMetricsAndPageAnswerTheOperatorUncounted(http);
+  }
+
+  @Test
+  void theAdminEndpointRefusesLikeAnUnknownPath() throws Exception {
+    AdminChecks.assertRefusalsLookLikeAnUnknownPath(http);
   }
 
   /** /health matches a rule of limit 1 too, but exclusion wins: never limited, no headers. */

@@ -32,6 +32,11 @@ public final class Http {
     this.base = "http://127.0.0.1:" + port;
   }
 
+  /** The address of {@code rawPath} on the server, for a client other than this one. */
+  public String url(String rawPath) {
+    return base + rawPath;
+  }
+
   /**
    * GETs {@code rawPath} exactly as written (no normalisation) on behalf of {@code clientIp}, with
    * {@code headers} as name, value, name, value...

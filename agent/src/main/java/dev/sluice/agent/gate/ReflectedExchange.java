@@ -42,6 +42,11 @@ final class ReflectedExchange implements Exchange {
   }
 
   @Override
+  public String queryString() {
+    return string(api.getQueryString);
+  }
+
+  @Override
   public String remoteUser() {
     return string(api.getRemoteUser);
   }
@@ -96,7 +101,7 @@ final class ReflectedExchange implements Exchange {
   }
 
   @Override
-  public boolean clearForRejection() {
+  public boolean clearForResponse() {
     try {
       if ((boolean) api.isCommitted.invokeExact(response)) {
         return false;
@@ -109,7 +114,7 @@ final class ReflectedExchange implements Exchange {
   }
 
   @Override
-  public void reject(int status, String contentType, String body) throws IOException {
+  public void respond(int status, String contentType, String body) throws IOException {
     PrintWriter writer;
     try {
       api.setStatus.invokeExact(response, status);

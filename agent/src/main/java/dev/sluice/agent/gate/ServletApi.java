@@ -28,6 +28,7 @@ final class ServletApi {
   private final Object requestDispatch;
   final MethodHandle getMethod;
   final MethodHandle getRequestUri;
+  final MethodHandle getQueryString;
   final MethodHandle getRemoteAddr;
   final MethodHandle getHeader;
   final MethodHandle getHeaders;
@@ -47,7 +48,9 @@ final class ServletApi {
   private ServletApi() {
     requestType = responseType = null;
     requestDispatch = null;
-    getMethod = getRequestUri = getRemoteAddr = getHeader = getHeaders = getRemoteUser = null;
+    getMethod =
+        getRequestUri =
+            getQueryString = getRemoteAddr = getHeader = getHeaders = getRemoteUser = null;
     getAttribute = setAttribute = getDispatcherType = null;
     isCommitted = reset = setHeader = setStatus = setContentType = setCharacterEncoding = null;
     setContentLength = getWriter = null;
@@ -59,6 +62,7 @@ final class ServletApi {
     responseType = response;
     getMethod = handle(request, "getMethod", String.class);
     getRequestUri = handle(request, "getRequestURI", String.class);
+    getQueryString = handle(request, "getQueryString", String.class);
     getRemoteAddr = handle(request, "getRemoteAddr", String.class);
     getHeader = handle(request, "getHeader", String.class, String.class);
     getHeaders = handle(request, "getHeaders", Enumeration.class, String.class);

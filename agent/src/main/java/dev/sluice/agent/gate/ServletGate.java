@@ -45,7 +45,8 @@ public final class ServletGate implements Gate {
             new Callable<Enforcer>() {
               @Override
               public Enforcer call() {
-                return new Enforcer(LiveLimiter.start(source, onInvalid, "agent").limiter());
+                LiveLimiter live = LiveLimiter.start(source, onInvalid, "agent");
+                return new Enforcer(live.limiter(), live.admin());
               }
             });
     Thread loader = new Thread(task, "sluice-agent-start");

@@ -59,6 +59,7 @@ final class FakeServlet {
     final Set<String> failing = new HashSet<>();
 
     String path = "/hello";
+    String query;
     String remoteAddress = "203.0.113.7";
     String dispatcherType = "REQUEST";
 
@@ -77,6 +78,7 @@ final class FakeServlet {
       return switch (method) {
         case "getMethod" -> "GET";
         case "getRequestURI" -> path;
+        case "getQueryString" -> query;
         case "getRemoteAddr" -> remoteAddress;
         case "getRemoteUser" -> null;
         case "getHeader" ->

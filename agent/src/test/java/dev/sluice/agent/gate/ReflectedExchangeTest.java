@@ -24,10 +24,12 @@ class ReflectedExchangeTest {
     Request request = new Request(namespace);
     request.path = "/api/items";
     request.remoteAddress = "198.51.100.4";
+    request.query = "path=%2Flogin&ip=1.2.3.4";
     request.headers.put("X-Tenant", List.of("acme", "other"));
     Exchange exchange = exchange(request, new Response(namespace));
     assertThat(exchange.method()).isEqualTo("GET");
     assertThat(exchange.path()).isEqualTo("/api/items");
+    assertThat(exchange.queryString()).isEqualTo("path=%2Flogin&ip=1.2.3.4");
     assertThat(exchange.remoteAddress()).isEqualTo("198.51.100.4");
     assertThat(exchange.remoteUser()).isNull();
     assertThat(exchange.header("X-Tenant")).isEqualTo("acme");
@@ -53,7 +55,7 @@ class ReflectedExchangeTest {
     Response response = new Response(namespace);
     response.headers.put("X-App", "stale");
     response.status = 201;
-    assertThat(exchange(new Request(namespace), response).clearForRejection()).isTrue();
+    assertThat(exchange(new Request(namespace), response).clearForResponse()).isTrue();
     assertThat(response.calls).containsExactly("reset");
     assertThat(response.headers).isEmpty();
     assertThat(response.status).isEqualTo(200);
@@ -64,7 +66,7 @@ class ReflectedExchangeTest {
   void leavesACommittedResponseUntouched(Namespace namespace) {
     Response response = new Response(namespace);
     response.committed = true;
-    assertThat(exchange(new Request(namespace), response).clearForRejection()).isFalse();
+    assertThat(exchange(new Request(namespace), response).clearForResponse()).isFalse();
     assertThat(response.calls).isEmpty();
   }
 
@@ -72,7 +74,7 @@ class ReflectedExchangeTest {
   @EnumSource(Namespace.class)
   void writesTheRejectionAsUtf8WithItsLengthInBytes(Namespace namespace) throws IOException {
     Response response = new Response(namespace);
-    exchange(new Request(namespace), response).reject(429, "application/json", "{\"a\":\"é\"}");
+    exchange(new Request(namespace), response).respond(429, "application/json", "{\"a\":\"é\"}");
     assertThat(response.calls)
         .containsExactly(
             "setStatus 429",
@@ -103,7 +105,7 @@ class ReflectedExchangeTest {
     Response response = new Response(namespace);
     response.failing.add("getWriter");
     Exchange exchange = exchange(new Request(namespace), response);
-    assertThatThrownBy(() -> exchange.reject(429, "application/json", "{}"))
+    assertThatThrownBy(() -> exchange.respond(429, "application/json", "{}"))
         .isInstanceOf(IOException.class)
         .hasMessage("getWriter failed on purpose");
   }

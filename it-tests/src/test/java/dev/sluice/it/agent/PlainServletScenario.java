@@ -8,6 +8,7 @@ import static dev.sluice.it.Http.assertRejected;
 import static dev.sluice.it.Http.number;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.it.AdminChecks;
 import dev.sluice.it.CorsChecks;
 import dev.sluice.it.OwnBodyChecks;
 import java.net.http.HttpResponse;
@@ -23,8 +24,10 @@ abstract class PlainServletScenario extends AgentScenario {
           - { id: health-trap, match: { path: /health }, key: ip, limit: 1, window: 1h }
         """
             + OwnBodyChecks.RULE
+            + AdminChecks.RULE
             + "exclude: [/health]\n"
-            + CorsChecks.SECTION);
+            + CorsChecks.SECTION
+            + AdminChecks.SECTION);
   }
 
   @Test
@@ -56,6 +59,16 @@ abstract class PlainServletScenario extends AgentScenario {
   @Test
   void aRuleAnswersWithItsOwnStatusAndBodyOfTheRightLength() throws Exception {
     OwnBodyChecks.assertTheRulesOwnRejection(http, "10.1.3.1");
+  }
+
+  @Test
+  void theAdminEndpointAnswersTheOperatorUncounted() throws Exception {
+    AdminChecks.assertStatusMetricsAndPageAnswerTheOperatorUncounted(http);
+  }
+
+  @Test
+  void theAdminEndpointRefusesLikeAnUnknownPath() throws Exception {
+    AdminChecks.assertRefusalsLookLikeAnUnknownPath(http);
   }
 
   @Test

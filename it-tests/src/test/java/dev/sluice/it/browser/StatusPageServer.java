@@ -2,22 +2,21 @@ package dev.sluice.it.browser;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.sluice.admin.StatusPage;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Stands in for Sluice's admin endpoint at {@link #BASE}: the status page from the filter's
- * resources, with its Content Security Policy, at {@code /_sluice} and {@code /_sluice/}, and the
- * canned status at {@code /_sluice/status}. Like the endpoint, it wants a bearer token on every
- * request, which shows that the browser sends the test's header with the page's fetches too.
+ * Stands in for Sluice's admin endpoint at {@link #BASE}: the status page with the Content Security
+ * Policy the endpoint serves it with, at {@code /_sluice} and {@code /_sluice/}, and the canned
+ * status at {@code /_sluice/status}. Like the endpoint, it wants a bearer token on every request,
+ * which shows that the browser sends the test's header with the page's fetches too.
  */
 final class StatusPageServer implements AutoCloseable {
   static final String BASE = "/_sluice";
-  static final String RESOURCE = "/dev/sluice/admin/status.html";
 
   private final HttpServer server;
   private final CannedStatus status;
@@ -29,20 +28,12 @@ final class StatusPageServer implements AutoCloseable {
   StatusPageServer(CannedStatus status, String token) throws IOException {
     this.status = status;
     this.authorization = "Bearer " + token;
-    this.page = page();
-    this.policy = StatusPagePolicy.of(page);
+    StatusPage served = StatusPage.load();
+    this.page = served.html();
+    this.policy = served.contentSecurityPolicy();
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext(BASE, this::handle);
     server.start();
-  }
-
-  static String page() throws IOException {
-    try (InputStream in = StatusPageServer.class.getResourceAsStream(RESOURCE)) {
-      if (in == null) {
-        throw new IllegalStateException(RESOURCE + " is not on the class path");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
   }
 
   String url(String path) {

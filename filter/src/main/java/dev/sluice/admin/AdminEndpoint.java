@@ -1,0 +1,141 @@
+package dev.sluice.admin;
+
+import dev.sluice.core.Limiter;
+import dev.sluice.http.Admin;
+import dev.sluice.http.Exchange;
+import dev.sluice.metrics.Metrics;
+import dev.sluice.metrics.PrometheusText;
+import dev.sluice.store.Clock;
+import dev.sluice.support.JsonWriter;
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The operators' endpoint: {@code <path>/} the status page, {@code /status} its JSON, {@code
+ * /metrics} the Prometheus text. Off until the config has an {@code admin} section, and it follows
+ * that section through reloads.
+ *
+ * <p>It answers only a request that reaches one of these paths spelled exactly so, from an address
+ * it allows (the client's address as the rules find it: forwarding headers count only from trusted
+ * proxies) and with the token if one is set. Every other request, whatever it lacks, goes on to the
+ * application as any unknown path would, counted by the rules like one: nothing tells a stranger
+ * that the endpoint exists.
+ */
+public final class AdminEndpoint implements Admin {
+  static final String JSON = "application/json";
+
+  private final Limiter limiter;
+  private final Metrics metrics;
+  private final Clock clock;
+  private final History history = new History();
+  private volatile AdminSettings settings;
+  private volatile StatusPage page;
+
+  public AdminEndpoint(Limiter limiter, Metrics metrics, Clock clock) {
+    this.limiter = limiter;
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  /** From now on answers as {@code next} says; null turns the endpoint off. */
+  public void configure(AdminSettings next) {
+    if (next != null && page == null) {
+      page = StatusPage.load();
+    }
+    settings = next;
+  }
+
+  /** Takes the history's next point when one is due: call it every few seconds. */
+  public void sample() {
+    if (settings != null) {
+      history.sample(millis(), metrics.rules());
+    }
+  }
+
+  @Override
+  public boolean answered(Exchange exchange) throws IOException {
+    AdminSettings in = settings;
+    if (in == null) {
+      return false;
+    }
+    String resource = resourceOf(in.path(), exchange.path());
+    if (resource == null
+        || !limiter.rules().clientIp().clientWithin(exchange, in.allow())
+        || in.refusesToken(bearerToken(exchange.headers("Authorization")))
+        || !exchange.clearForResponse()) {
+      return false;
+    }
+    exchange.setHeader("Cache-Control", "no-store");
+    exchange.setHeader("X-Content-Type-Options", "nosniff");
+    exchange.setHeader("Referrer-Policy", "no-referrer");
+    String method = exchange.method();
+    if (!"GET".equals(method) && !"HEAD".equals(method)) {
+      exchange.setHeader("Allow", "GET, HEAD");
+      error(exchange, 405, "only GET and HEAD are answered here");
+    } else {
+      answer(resource, exchange);
+    }
+    return true;
+  }
+
+  private void answer(String resource, Exchange exchange) throws IOException {
+    if (resource.isEmpty()) {
+      StatusPage html = page;
+      exchange.setHeader("Content-Security-Policy", html.contentSecurityPolicy());
+      exchange.respond(200, "text/html;charset=utf-8", html.html());
+      return;
+    }
+    exchange.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+    if ("status".equals(resource)) {
+      long now = millis();
+      history.sample(now, metrics.rules());
+      String json =
+          StatusJson.render(metrics, limiter.rules(), metrics.rules(), history.points(), now);
+      exchange.respond(200, JSON, json);
+    } else if ("metrics".equals(resource)) {
+      exchange.respond(200, PrometheusText.CONTENT_TYPE, metrics.prometheusText());
+    } else {
+      error(exchange, 404, "no such resource; try status, metrics or the page at /");
+    }
+  }
+
+  static void error(Exchange exchange, int status, String message) throws IOException {
+    exchange.respond(
+        status,
+        JSON,
+        new JsonWriter().beginObject().name("error").value(message).endObject().toString());
+  }
+
+  /**
+   * What follows {@code admin} in {@code path} ({@code ""} for the page), or null when the path is
+   * not the endpoint's, spelled exactly: another spelling is the application's to answer.
+   */
+  static String resourceOf(String admin, String path) {
+    if (path == null || !path.startsWith(admin)) {
+      return null;
+    }
+    String rest = path.substring(admin.length());
+    if (rest.isEmpty() || rest.equals("/")) {
+      return "";
+    }
+    return rest.startsWith("/") && rest.indexOf('/', 1) < 0 ? rest.substring(1) : null;
+  }
+
+  /** The token of the one {@code Authorization: Bearer} header, or null. */
+  static String bearerToken(List<String> authorization) {
+    if (authorization.size() != 1) {
+      return null;
+    }
+    String value = authorization.get(0).trim();
+    int space = value.indexOf(' ');
+    if (space < 0 || !value.substring(0, space).toLowerCase(Locale.ROOT).equals("bearer")) {
+      return null;
+    }
+    return value.substring(space + 1).trim();
+  }
+
+  private long millis() {
+    return clock.micros() / 1000;
+  }
+}

@@ -1,0 +1,117 @@
+package dev.sluice.admin;
+
+import dev.sluice.core.Rule;
+import dev.sluice.core.Rules;
+import dev.sluice.metrics.ConfigStatus;
+import dev.sluice.metrics.Histogram;
+import dev.sluice.metrics.LimitedClient;
+import dev.sluice.metrics.Metrics;
+import dev.sluice.metrics.RuleStats;
+import dev.sluice.metrics.StoreStatus;
+import dev.sluice.support.JsonWriter;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code GET <admin>/status}: what the metrics know, as one JSON document the status page and
+ * scripts read. docs/operations.md describes its fields; they only ever grow.
+ */
+final class StatusJson {
+  private StatusJson() {}
+
+  static String render(
+      Metrics metrics, Rules rules, List<RuleStats> stats, List<History.Point> history, long now) {
+    JsonWriter json = new JsonWriter().beginObject().name("time").value(now);
+    config(json, metrics.config());
+    store(json, metrics.store());
+    rules(json, rules, stats);
+    history(json, history);
+    return json.endObject().toString();
+  }
+
+  private static void config(JsonWriter json, ConfigStatus config) {
+    json.name("config").beginObject();
+    json.name("version").value(config.version());
+    json.name("rules").value(config.rules());
+    json.name("appliedAt").value(config.appliedAtMillis());
+    json.name("lastReload")
+        .value(config.lastReload() == null ? "none" : config.lastReload().toString());
+    json.name("lastReloadAt").value(config.lastReloadAtMillis());
+    json.name("problem").value(config.problem());
+    json.endObject();
+  }
+
+  private static void store(JsonWriter json, StoreStatus store) {
+    json.name("store").beginObject();
+    json.name("type").value(store.type());
+    json.name("shared").value(store.isShared());
+    json.name("fleetSize").value(store.fleetSize());
+    json.name("commands").value(store.commands());
+    json.name("errors").value(store.errors());
+    json.name("meanPipelineCommands").value(store.meanPipelineCommands());
+    Histogram recent = store.recentRoundTrips();
+    json.name("latencyMicros").beginObject();
+    json.name("p50").value(micros(recent.quantileSeconds(0.5)));
+    json.name("p99").value(micros(recent.quantileSeconds(0.99)));
+    json.name("count").value(recent.count());
+    json.endObject();
+    json.name("breakers").beginObject();
+    for (Map.Entry<String, String> breaker : store.breakers().entrySet()) {
+      json.name(breaker.getKey()).value(breaker.getValue());
+    }
+    json.endObject().endObject();
+  }
+
+  private static void rules(JsonWriter json, Rules rules, List<RuleStats> stats) {
+    Map<String, Boolean> shadow = new HashMap<>();
+    for (Rule rule : rules.rules()) {
+      shadow.put(rule.id(), rule.shadow());
+    }
+    json.name("rules").beginArray();
+    for (RuleStats rule : stats) {
+      json.beginObject();
+      json.name("id").value(rule.ruleId());
+      json.name("mode")
+          .value(Boolean.TRUE.equals(shadow.get(rule.ruleId())) ? "shadow" : "enforce");
+      json.name("allowed").value(rule.allowed());
+      json.name("denied").value(rule.denied());
+      json.name("shadowDenied").value(rule.shadowDenied());
+      json.name("decidedLocally").value(rule.decidedLocally());
+      json.name("deniedLocally").value(rule.deniedLocally());
+      json.name("topLimited").beginArray();
+      for (LimitedClient client : rule.topLimited()) {
+        json.beginObject();
+        json.name("client").value(client.getClient());
+        json.name("denials").value(client.getDenials());
+        json.name("maxOvercount").value(client.getMaxOvercount());
+        json.endObject();
+      }
+      json.endArray().endObject();
+    }
+    json.endArray();
+  }
+
+  private static void history(JsonWriter json, List<History.Point> points) {
+    json.name("history").beginObject();
+    json.name("intervalSeconds").value(History.INTERVAL_SECONDS);
+    json.name("points").beginArray();
+    for (History.Point point : points) {
+      json.beginObject().name("time").value(point.millis).name("rules").beginObject();
+      for (Map.Entry<String, long[]> rule : point.counts.entrySet()) {
+        long[] counts = rule.getValue();
+        json.name(rule.getKey()).beginObject();
+        json.name("allowed").value(counts[0]);
+        json.name("denied").value(counts[1]);
+        json.name("shadowDenied").value(counts[2]);
+        json.endObject();
+      }
+      json.endObject().endObject();
+    }
+    json.endArray().endObject();
+  }
+
+  private static long micros(double seconds) {
+    return Math.round(seconds * 1e6);
+  }
+}

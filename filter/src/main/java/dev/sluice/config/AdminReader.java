@@ -1,0 +1,78 @@
+package dev.sluice.config;
+
+import dev.sluice.admin.AdminSettings;
+import dev.sluice.core.Cidr;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads the {@code admin} section; no section, no endpoint. The token should come from the
+ * environment, {@code token: ${SLUICE_ADMIN_TOKEN}}, so it never sits in a file that is copied
+ * around; an unset variable is an error, not an empty token that anyone could send.
+ */
+final class AdminReader {
+  /** About 96 bits in base64: shorter tokens can be guessed online, and are refused. */
+  static final int MIN_TOKEN_CHARS = 16;
+
+  /** Path segments that every proxy and container passes on unchanged. */
+  private static final String PATH = "(/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+";
+
+  private AdminReader() {}
+
+  static AdminSettings read(Fields f, Problems problems, Map<String, String> environment) {
+    if (f == null) {
+      return null;
+    }
+    String path = f.string("path");
+    List<Fields.Value> allowed = f.values("allow");
+    List<Fields.Value> tokens = f.values("token");
+    f.finish("path", "allow", "token");
+    if (path == null) {
+      path = AdminSettings.DEFAULT_PATH;
+    } else if (!path.matches(PATH) || path.contains("/./") || path.endsWith("/.")) {
+      problems.at(
+          f.where("path"),
+          f.pathOf("path"),
+          "must be a plain path such as /_sluice (letters, digits, - _ . ~, no trailing slash),"
+              + " got \""
+              + path
+              + "\"");
+    }
+    List<Cidr> allow = AdminSettings.LOOPBACK;
+    if (allowed != null) {
+      allow = new ArrayList<>();
+      for (Fields.Value cidr : allowed) {
+        try {
+          allow.add(Cidr.parse(cidr.text));
+        } catch (IllegalArgumentException e) {
+          problems.at(cidr.node, cidr.path, e.getMessage());
+        }
+      }
+    }
+    String token = null;
+    if (tokens != null && tokens.size() != 1) {
+      problems.at(f.where("token"), f.pathOf("token"), "must be one value");
+    } else if (tokens != null) {
+      token = token(tokens.get(0), problems, environment);
+    }
+    return new AdminSettings(path, allow, token);
+  }
+
+  private static String token(
+      Fields.Value value, Problems problems, Map<String, String> environment) {
+    String token = UrlTemplate.expand(value, environment, problems);
+    if (token != null
+        && (token.length() < MIN_TOKEN_CHARS || token.trim().length() != token.length())) {
+      // The message never repeats the token.
+      problems.at(
+          value.node,
+          value.path,
+          "must be at least "
+              + MIN_TOKEN_CHARS
+              + " characters without leading or trailing spaces, e.g. from `openssl rand -base64"
+              + " 24`");
+    }
+    return token;
+  }
+}

@@ -1,0 +1,150 @@
+package dev.sluice.admin;
+
+import static dev.sluice.admin.AdminTesting.TOKEN;
+import static dev.sluice.admin.AdminTesting.get;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.core.TestRequest;
+import dev.sluice.http.FakeExchange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Who gets an answer: a refused request must leave the exchange untouched, for the application to
+ * answer as it answers any path it does not know.
+ */
+class AdminAccessTest {
+  private static final String RULES = "rules: []\n";
+
+  private static void assertPassedOn(AdminTesting t, FakeExchange exchange) throws Exception {
+    assertThat(t.admin.answered(exchange)).isFalse();
+    assertThat(exchange.status).isZero();
+    assertThat(exchange.headers).isEmpty();
+    assertThat(exchange.body).isNull();
+  }
+
+  @Test
+  void withoutAnAdminSectionNothingIsAnswered() throws Exception {
+    AdminTesting t = new AdminTesting(RULES);
+    assertPassedOn(t, get("/_sluice/status", "127.0.0.1", null));
+  }
+
+  @Test
+  void anAllowedAddressWithTheTokenIsAnswered() throws Exception {
+    AdminTesting t = new AdminTesting(RULES).allow(TOKEN, "127.0.0.1/32");
+    FakeExchange exchange = get("/_sluice/status", "127.0.0.1", TOKEN);
+    assertThat(t.admin.answered(exchange)).isTrue();
+    assertThat(exchange.status).isEqualTo(200);
+    assertThat(exchange.headers).containsEntry("Cache-Control", "no-store");
+  }
+
+  @Test
+  void anotherPeerIsRefusedEvenWithTheToken() throws Exception {
+    AdminTesting t = new AdminTesting(RULES).allow(TOKEN, "10.0.0.0/8");
+    assertPassedOn(t, get("/_sluice/status", "127.0.0.1", TOKEN));
+  }
+
+  @Test
+  void aForwardedForFromAnUntrustedPeerIsIgnored() throws Exception {
+    AdminTesting t = new AdminTesting(RULES).allow(null, "10.0.0.0/8");
+    FakeExchange spoofed = get("/_sluice/status", "203.0.113.9", null);
+    TestRequest request = TestRequest.get("/_sluice/status").from("203.0.113.9");
+    request.header("X-Forwarded-For", "10.1.2.3");
+    assertPassedOn(t, new FakeExchange(request));
+    assertPassedOn(t, spoofed);
+  }
+
+  @Test
+  void aTrustedProxySpeaksForTheClientBehindIt() throws Exception {
+    String rules = "client_ip: { trusted_proxies: [127.0.0.1/32] }\nrules: []\n";
+    AdminTesting t = new AdminTesting(rules).allow(null, "10.0.0.0/8");
+    TestRequest inside = TestRequest.get("/_sluice/status").from("127.0.0.1");
+    inside.header("X-Forwarded-For", "10.1.2.3");
+    assertThat(t.admin.answered(new FakeExchange(inside))).isTrue();
+
+    // The client behind the proxy put the allowed address first: the proxy appended the real one.
+    TestRequest outside = TestRequest.get("/_sluice/status").from("127.0.0.1");
+    outside.header("X-Forwarded-For", "10.1.2.3, 203.0.113.9");
+    assertPassedOn(t, new FakeExchange(outside));
+  }
+
+  @Test
+  void theDefaultAllowsThisHostOnly() throws Exception {
+    AdminTesting t = new AdminTesting(RULES);
+    t.admin.configure(new AdminSettings("/_sluice", AdminSettings.LOOPBACK, null));
+    assertThat(t.admin.answered(get("/_sluice/status", "127.0.0.1", null))).isTrue();
+    assertThat(t.admin.answered(get("/_sluice/status", "::1", null))).isTrue();
+    assertPassedOn(t, get("/_sluice/status", "192.168.1.5", null));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "",
+        "Bearer",
+        "Bearer ",
+        "Bearer wrong-token-0123456789",
+        "Bearer s3cret-token-012345678",
+        "Bearer s3cret-token-01234567890",
+        "Basic czNjcmV0LXRva2VuLTAxMjM0NTY3ODk=",
+        "s3cret-token-0123456789"
+      })
+  void aMissingOrWrongTokenIsRefused(String authorization) throws Exception {
+    AdminTesting t = new AdminTesting(RULES).allow(TOKEN, "127.0.0.1/32");
+    TestRequest request = TestRequest.get("/_sluice/status").from("127.0.0.1");
+    if (!authorization.isEmpty()) {
+      request.header("Authorization", authorization);
+    }
+    assertPassedOn(t, new FakeExchange(request));
+  }
+
+  @Test
+  void theSchemeIsCaseInsensitiveButTwoAuthorizationHeadersAreRefused() throws Exception {
+    AdminTesting t = new AdminTesting(RULES).allow(TOKEN, "127.0.0.1/32");
+    TestRequest lower = TestRequest.get("/_sluice/status").from("127.0.0.1");
+    lower.header("Authorization", "bearer " + TOKEN);
+    assertThat(t.admin.answered(new FakeExchange(lower))).isTrue();
+
+    TestRequest twice = TestRequest.get("/_sluice/status").from("127.0.0.1");
+    twice.header("Authorization", "Bearer nope-nope-nope-nope");
+    twice.header("Authorization", "Bearer " + TOKEN);
+    assertPassedOn(t, new FakeExchange(twice));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "//_sluice/status",
+        "/_sluice//status",
+        "/_sluice/./status",
+        "/x/../_sluice/status",
+        "/%5Fsluice/status",
+        "/_SLUICE/status",
+        "/_sluice;jsessionid=1/status",
+        "/_sluice/status/",
+        "/_sluicex/status",
+        "/_sluice/status/x",
+        "/app/_sluice/status"
+      })
+  void onlyTheExactSpellingIsTheEndpoints(String path) throws Exception {
+    AdminTesting t = new AdminTesting(RULES).allow(null, "127.0.0.1/32");
+    assertPassedOn(t, get(path, "127.0.0.1", null));
+  }
+
+  @Test
+  void aReloadCanTurnTheEndpointOff() throws Exception {
+    AdminTesting t = new AdminTesting(RULES).allow(null, "127.0.0.1/32");
+    assertThat(t.admin.answered(get("/_sluice/", "127.0.0.1", null))).isTrue();
+    t.admin.configure(null);
+    assertPassedOn(t, get("/_sluice/", "127.0.0.1", null));
+  }
+
+  @Test
+  void aCommittedResponseIsLeftAlone() throws Exception {
+    AdminTesting t = new AdminTesting(RULES).allow(null, "127.0.0.1/32");
+    FakeExchange exchange = get("/_sluice/status", "127.0.0.1", null);
+    exchange.committed = true;
+    assertPassedOn(t, exchange);
+  }
+}

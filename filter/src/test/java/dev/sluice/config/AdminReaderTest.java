@@ -1,0 +1,100 @@
+package dev.sluice.config;
+
+import static dev.sluice.config.ConfigTesting.FILE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.admin.AdminSettings;
+import dev.sluice.core.Cidr;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AdminReaderTest {
+  private static final String TOKEN = "tok-abcdefghijklmnop";
+
+  private static AdminSettings read(String admin, Map<String, String> environment)
+      throws InvalidConfigException {
+    return ConfigParser.parse(FILE, "rules: []\n" + admin, environment).admin();
+  }
+
+  private static List<String> errors(String admin, Map<String, String> environment) {
+    try {
+      read(admin, environment);
+    } catch (InvalidConfigException e) {
+      return e.errors().stream().map(ConfigError::toString).toList();
+    }
+    throw new AssertionError("expected errors for " + admin);
+  }
+
+  @Test
+  void withoutTheSectionThereIsNoEndpoint() throws Exception {
+    assertThat(read("", Collections.emptyMap())).isNull();
+  }
+
+  @Test
+  void anEmptySectionServesThisHostAtTheDefaultPath() throws Exception {
+    assertThat(read("admin: {}\n", Collections.emptyMap()))
+        .isEqualTo(new AdminSettings("/_sluice", AdminSettings.LOOPBACK, null));
+  }
+
+  @Test
+  void theTokenComesFromTheEnvironment() throws Exception {
+    AdminSettings settings =
+        read(
+            "admin: { path: /ops/limits, allow: [10.0.0.0/8, \"::1\"], token: \"${T}\" }\n",
+            Map.of("T", TOKEN));
+    assertThat(settings.toString()).isEqualTo("/ops/limits for [10.0.0.0/8, ::1] with a token");
+    assertThat(settings)
+        .isEqualTo(
+            new AdminSettings(
+                "/ops/limits", List.of(Cidr.parse("10.0.0.0/8"), Cidr.parse("::1")), TOKEN));
+  }
+
+  @Test
+  void anUnsetVariableIsAnErrorNotAnEmptyToken() {
+    assertThat(errors("admin: { token: \"${NOPE}\" }\n", Collections.emptyMap()))
+        .singleElement()
+        .asString()
+        .startsWith(FILE + ":2:")
+        .endsWith("admin.token: names the environment variable NOPE, which is not set");
+  }
+
+  @Test
+  void anUnquotedVariableInBracesIsExplained() {
+    assertThat(errors("admin: { token: ${T} }\n", Map.of("T", TOKEN)))
+        .singleElement()
+        .asString()
+        .contains(
+            "quote a value that starts with $ inside { }, e.g. token: \"${SLUICE_ADMIN_TOKEN}\"");
+  }
+
+  @Test
+  void aShortTokenIsRefusedWithoutRepeatingIt() {
+    List<String> errors = errors("admin: { token: \"${T}\" }\n", Map.of("T", "short-secret"));
+    assertThat(errors).hasSize(1);
+    assertThat(errors.get(0)).contains("admin.token: must be at least 16 characters");
+    assertThat(errors.get(0)).doesNotContain("short-secret");
+    assertThat(errors("admin: { token: \"${T}\" }\n", Map.of("T", " " + TOKEN))).hasSize(1);
+  }
+
+  @Test
+  void badPathsAddressesAndFieldsAreNamed() {
+    Map<String, String> none = Collections.emptyMap();
+    for (String path : new String[] {"_sluice", "/_sluice/", "/a//b", "/a/./b", "/a b", "/%5f"}) {
+      assertThat(errors("admin: { path: \"" + path + "\" }\n", none))
+          .as(path)
+          .singleElement()
+          .asString()
+          .contains("admin.path: must be a plain path");
+    }
+    assertThat(errors("admin: { allow: [10.0.0.0/33] }\n", none))
+        .singleElement()
+        .asString()
+        .contains("admin.allow[0]");
+    assertThat(errors("admin: { tokn: x }\n", none))
+        .singleElement()
+        .asString()
+        .contains("admin.tokn: unknown field, did you mean token?");
+  }
+}
