@@ -25,7 +25,7 @@ final class StatusJson {
     JsonWriter json = new JsonWriter().beginObject().name("time").value(now);
     config(json, metrics.config());
     store(json, metrics.store());
-    rules(json, rules, stats);
+    rules(json, rules, stats, metrics.trials());
     history(json, history);
     return json.endObject().toString();
   }
@@ -63,7 +63,8 @@ final class StatusJson {
     json.endObject().endObject();
   }
 
-  private static void rules(JsonWriter json, Rules rules, List<RuleStats> stats) {
+  private static void rules(
+      JsonWriter json, Rules rules, List<RuleStats> stats, Map<String, Long> trials) {
     Map<String, Boolean> shadow = new HashMap<>();
     for (Rule rule : rules.rules()) {
       shadow.put(rule.id(), rule.shadow());

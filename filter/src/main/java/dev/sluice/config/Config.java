@@ -16,6 +16,7 @@ public final class Config {
   private final List<ConfigError> warnings;
   private final MetricsSettings metrics;
   private final AdminSettings admin;
+  private final long shadowForMicros;
 
   Config(
       StoreSettings store,
@@ -23,13 +24,15 @@ public final class Config {
       boolean enabled,
       List<ConfigError> warnings,
       MetricsSettings metrics,
-      AdminSettings admin) {
+      AdminSettings admin,
+      long shadowForMicros) {
     this.store = store;
     this.rules = rules;
     this.enabled = enabled;
     this.warnings = Collections.unmodifiableList(warnings);
     this.metrics = metrics;
     this.admin = admin;
+    this.shadowForMicros = shadowForMicros;
   }
 
   /** False when the file says {@code enabled: false}; its rules are still checked, not applied. */
@@ -47,6 +50,11 @@ public final class Config {
 
   MetricsSettings metrics() {
     return metrics;
+  }
+
+  /** {@code rollout.shadow_for}: how long a rule a reload adds or changes runs in shadow; or 0. */
+  long shadowForMicros() {
+    return shadowForMicros;
   }
 
   /** The admin endpoint's settings; null when the file has no {@code admin} section. */

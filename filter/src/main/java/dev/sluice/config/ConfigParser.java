@@ -136,6 +136,7 @@ public final class ConfigParser {
     Responses responses = ResponseReader.read(top.fields("response"), problems);
     MetricsSettings metrics = MetricsSettings.read(top.fields("metrics"), problems);
     AdminSettings admin = AdminReader.read(top.fields("admin"), problems, environment);
+    Long shadowFor = shadowFor(top.fields("rollout"));
     List<Rule> rules = new ArrayList<>();
     Node ruleList = top.take("rules");
     if (ruleList != null) {
@@ -161,14 +162,26 @@ public final class ConfigParser {
         "cors",
         "response",
         "metrics",
-        "admin");
+        "admin",
+        "rollout");
     return new Config(
         store,
         new Rules(rules, excludes, clientIp, tiers, apiKeyHeader, cors, responses),
         !Boolean.FALSE.equals(enabled),
         problems.warnings(),
         metrics,
-        admin);
+        admin,
+        shadowFor == null ? 0 : shadowFor);
+  }
+
+  /** The {@code rollout} section's {@code shadow_for}, or null. */
+  private static Long shadowFor(Fields f) {
+    if (f == null) {
+      return null;
+    }
+    Long shadowFor = f.duration("shadow_for");
+    f.finish("shadow_for");
+    return shadowFor;
   }
 
   private ClientIp clientIp(Fields f) {

@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -45,6 +46,8 @@ public final class LiveLimiter implements Closeable {
   private final AdminEndpoint admin;
   private final ConfigWatcher watcher;
   private final Jmx jmx;
+  private final Clock clock;
+  private final Rollout rollout = new Rollout();
   private StoreSettings storeSettings;
   private byte[] applied;
 
@@ -70,6 +73,7 @@ public final class LiveLimiter implements Closeable {
     this.source = source;
     this.onInvalid = onInvalid;
     this.opener = opener;
+    this.clock = clock;
     this.retired = new RetiredStores(clock);
     this.metrics = new Metrics(clock::micros);
     Config first = load();
@@ -133,6 +137,7 @@ public final class LiveLimiter implements Closeable {
   public synchronized boolean reload() {
     retired.closeDue();
     admin.sample();
+    endTrials();
     Config config = load();
     reloaded(config);
     if (config == null) {
@@ -231,7 +236,12 @@ public final class LiveLimiter implements Closeable {
     }
     // The kill switch limits nothing. The counters of the rules stay through one such apply (see
     // Limiter.apply), so switching back on soon resumes their counts.
-    Rules rules = config.enabled() ? config.rules() : Rules.NONE;
+    Rules rules =
+        rollout.start(
+            config.enabled() ? config.rules() : Rules.NONE,
+            inForce == null ? null : inForce.rules().rules(),
+            config.shadowForMicros(),
+            clock.micros());
     metrics.topClients(config.metrics().topClients, config.metrics().rawIdentities);
     configureAdmin(config.admin());
     if (config.store().equals(storeSettings)) {
@@ -240,8 +250,40 @@ public final class LiveLimiter implements Closeable {
       switchStore(config.store(), rules);
     }
     metrics.applied(version, rules.rules().size());
+    metrics.trials(rollout.enforcesAtMillis());
     logApplied(inForce, config);
+    logTrials(config);
     inForce = config;
+  }
+
+  /** Logs the rules a rollout put on trial by this apply, with when they enforce. */
+  private void logTrials(Config config) {
+    Map<String, Long> trials = rollout.enforcesAtMillis();
+    if (!trials.isEmpty()) {
+      LOG.info(
+          "Sluice: on trial in shadow for "
+              + Durations.format(config.shadowForMicros())
+              + " (rollout.shadow_for), then enforcing by themselves: "
+              + String.join(", ", trials.keySet())
+              + " "
+              + RulesInForce.named(version));
+    }
+  }
+
+  /** Puts in force the rules whose trial is over, enforcing now. */
+  private void endTrials() {
+    List<String> over = rollout.end(clock.micros());
+    if (over.isEmpty() || inForce == null || !inForce.enabled()) {
+      return;
+    }
+    limiter.apply(rollout.inForce(inForce.rules()));
+    metrics.trials(rollout.enforcesAtMillis());
+    LOG.info(
+        "Sluice: "
+            + String.join(", ", over)
+            + (over.size() == 1 ? " enforces" : " enforce")
+            + " now, the shadow trial over "
+            + RulesInForce.named(version));
   }
 
   /**

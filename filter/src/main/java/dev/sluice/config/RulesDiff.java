@@ -47,6 +47,12 @@ final class RulesDiff {
     return diff;
   }
 
+  /** True when {@code was} and {@code is} limit alike: they differ in their mode at most. */
+  static boolean limitsAlike(Rule was, Rule is) {
+    List<String> changes = changes(was, is);
+    return changes.isEmpty() || (changes.size() == 1 && changes.get(0).startsWith("mode "));
+  }
+
   /**
    * The rules in brief, as the log lists those in force: {@code login (5/1m), api (9/1s, shadow)}.
    */

@@ -24,6 +24,25 @@ public final class Rule {
   private final OnError onError;
   private final RuleResponse response;
 
+  private Rule(Rule rule, boolean shadow) {
+    this.id = rule.id;
+    this.paths = rule.paths;
+    this.methods = rule.methods;
+    this.key = rule.key;
+    this.algorithm = rule.algorithm;
+    this.quota = rule.quota;
+    this.tierQuotas = rule.tierQuotas;
+    this.cost = rule.cost;
+    this.shadow = shadow;
+    this.onError = rule.onError;
+    this.response = rule.response;
+  }
+
+  /** This rule in shadow: it counts on its own and never denies. */
+  public Rule inShadow() {
+    return shadow ? this : new Rule(this, true);
+  }
+
   private Rule(Builder b) {
     this.id = b.id;
     this.paths = Collections.unmodifiableList(b.paths);

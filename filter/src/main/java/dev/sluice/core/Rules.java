@@ -55,6 +55,11 @@ public final class Rules {
     return rules;
   }
 
+  /** These rules with {@code others} in their place, sharing everything else. */
+  public Rules with(List<Rule> others) {
+    return new Rules(others, excludes, clientIp, tiers, apiKeyHeader, cors, responses);
+  }
+
   public List<PathPattern> excludes() {
     return excludes;
   }

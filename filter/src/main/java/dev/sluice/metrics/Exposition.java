@@ -34,6 +34,7 @@ final class Exposition {
   static String render(Metrics metrics) {
     PrometheusText out = new PrometheusText();
     rules(out, metrics.rules());
+    trials(out, metrics.trials());
     store(out, metrics.store());
     config(out, metrics.config());
     return out.text();
@@ -72,6 +73,21 @@ final class Exposition {
       for (LimitedClient client : r.topLimited()) {
         out.sample(top, client.getDenials(), RULE, r.ruleId(), "client", client.getClient());
       }
+    }
+  }
+
+  private static void trials(PrometheusText out, Map<String, Long> enforcesAtMillis) {
+    if (enforcesAtMillis.isEmpty()) {
+      return;
+    }
+    String name = "sluice_rule_enforces_at_timestamp_seconds";
+    out.family(
+        name,
+        "gauge",
+        "When a rule on trial (rollout.shadow_for) starts to enforce; it runs in shadow until"
+            + " then.");
+    for (Map.Entry<String, Long> trial : enforcesAtMillis.entrySet()) {
+      out.sample(name, trial.getValue() / 1e3, RULE, trial.getKey());
     }
   }
 

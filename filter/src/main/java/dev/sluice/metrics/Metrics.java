@@ -29,6 +29,7 @@ public final class Metrics {
   private volatile boolean rawIdentities;
   private volatile Supplier<StoreStatus> store = () -> StoreStatus.MEMORY;
   private volatile ConfigStatus config = ConfigStatus.NONE;
+  private volatile Map<String, Long> trials = Collections.emptyMap();
   private volatile Runnable rulesChanged = () -> {};
 
   /**
@@ -96,6 +97,18 @@ public final class Metrics {
   /** The file was read again and found {@code result}; {@code problem} says why when rejected. */
   public synchronized void reloaded(ConfigStatus.Reload result, String problem) {
     config = config.reloaded(result, problem, millis());
+  }
+
+  /**
+   * The rules on trial in a staged rollout, each with when it enforces (milliseconds since the
+   * epoch); until then they run in shadow.
+   */
+  public void trials(Map<String, Long> enforcesAtMillis) {
+    trials = Collections.unmodifiableMap(new LinkedHashMap<>(enforcesAtMillis));
+  }
+
+  public Map<String, Long> trials() {
+    return trials;
   }
 
   /** What each rule in force decided, in the order of the file. */

@@ -229,7 +229,7 @@ class ConfigParserTest {
         .isEqualTo(
             "unknown field, did you mean rules? (known here: enabled, store, fleet, defaults,"
                 + " client_ip, api_key_header, exclude, tiers, rules, cors, response, metrics,"
-                + " admin)");
+                + " admin, rollout)");
   }
 
   @Test
@@ -528,7 +528,7 @@ class ConfigParserTest {
             "f.yaml:1:16: store.type: must be memory or redis, got \"x\"\n"
                 + "f.yaml:2:1: bogus: unknown field (known here: enabled, store, fleet, defaults,"
                 + " client_ip, api_key_header, exclude, tiers, rules, cors, response, metrics,"
-                + " admin)");
+                + " admin, rollout)");
   }
 
   @Test
