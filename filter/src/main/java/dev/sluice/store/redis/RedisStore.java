@@ -129,18 +129,9 @@ public final class RedisStore implements Store {
 
   @Override
   public void acquire(List<Permit> permits) {
-    String[] keys = new String[permits.size()];
-    String hashed = null;
-    Hash128 hash = null;
+    String[] keys = keysOf(permits);
     for (int i = 0; i < keys.length; i++) {
-      Permit p = permits.get(i);
-      if (!p.identity().equals(hashed)) {
-        // Rules of one identity usually follow each other: its hash serves them all.
-        hashed = p.identity();
-        hash = RedisKey.hash(hashed);
-      }
-      keys[i] = ((RedisCounters) p.counters()).key(prefix, hash);
-      if (denials.deny(keys[i], p)) {
+      if (denials.deny(keys[i], permits.get(i))) {
         return;
       }
     }
@@ -193,6 +184,23 @@ public final class RedisStore implements Store {
         return;
       }
     }
+  }
+
+  /** The key of each permit, index for index. */
+  private String[] keysOf(List<Permit> permits) {
+    String[] keys = new String[permits.size()];
+    String hashed = null;
+    Hash128 hash = null;
+    for (int i = 0; i < keys.length; i++) {
+      Permit p = permits.get(i);
+      if (!p.identity().equals(hashed)) {
+        // Rules of one identity usually follow each other: its hash serves them all.
+        hashed = p.identity();
+        hash = RedisKey.hash(hashed);
+      }
+      keys[i] = ((RedisCounters) p.counters()).key(prefix, hash);
+    }
+    return keys;
   }
 
   /** Redis cannot answer for calls[from..]; calls before it were taken in Redis. */
