@@ -152,7 +152,7 @@ class EnforcerTest {
     }
   }
 
-  /** A store whose every decision fails, as a bug or an outage would make it. */
+  /** A store whose every decision and peek fails, as a bug or an outage would make it. */
   private static final class BrokenStore implements Store {
     @Override
     public Counters counters(String ruleId, Algorithm algorithm, long windowMicros) {
@@ -161,6 +161,11 @@ class EnforcerTest {
 
     @Override
     public void acquire(List<Permit> permits) {
+      throw new IllegalStateException("broken on purpose");
+    }
+
+    @Override
+    public void peek(List<Permit> permits) {
       throw new IllegalStateException("broken on purpose");
     }
 
