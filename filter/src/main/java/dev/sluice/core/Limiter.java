@@ -96,41 +96,22 @@ public final class Limiter {
 
   public Decision decide(RequestView request) {
     Bound b = bound;
+    RequestMatch match = new RequestMatch(b.rules, request);
+    Permit[] byRule = match.skipped() == null ? match.permits(b.counters) : null;
+    if (byRule == null) {
+      return Decision.UNLIMITED;
+    }
     List<Rule> rules = b.rules.rules();
-    if (rules.isEmpty() || b.rules.cors().skips(request)) {
-      return Decision.UNLIMITED;
-    }
-    String[] segments = RequestPath.segments(request.path());
-    if (b.rules.isExcluded(segments)) {
-      return Decision.UNLIMITED;
-    }
-    String method = request.method();
-    Subject subject = null;
     List<Permit> enforced = Collections.emptyList();
     List<Permit> shadowed = Collections.emptyList();
-    Permit[] byRule = null;
-    for (int i = 0; i < rules.size(); i++) {
-      Rule rule = rules.get(i);
-      if (!rule.matches(method, segments)) {
+    for (int i = 0; i < byRule.length; i++) {
+      if (byRule[i] == null) {
         continue;
       }
-      if (subject == null) {
-        subject = new Subject(request, b.rules);
-      }
-      String identity = rule.key().identityOf(subject);
-      if (identity == null) {
-        continue;
-      }
-      Permit permit =
-          new Permit(b.counters[i], identity, rule.quotaFor(subject), rule.cost(), rule.onError());
-      if (byRule == null) {
-        byRule = new Permit[rules.size()];
-      }
-      byRule[i] = permit;
-      if (rule.shadow()) {
-        shadowed = add(shadowed, permit, rules.size());
+      if (rules.get(i).shadow()) {
+        shadowed = add(shadowed, byRule[i], rules.size());
       } else {
-        enforced = add(enforced, permit, rules.size());
+        enforced = add(enforced, byRule[i], rules.size());
       }
     }
     if (!enforced.isEmpty()) {
@@ -142,9 +123,6 @@ public final class Limiter {
         // The rule, not the identity: identities carry API keys, and logs travel far.
         LOG.fine("shadow rule " + permit.counters().ruleId() + " would deny a request");
       }
-    }
-    if (byRule == null) {
-      return Decision.UNLIMITED;
     }
     Decision decision = Decision.of(b.rules, byRule);
     if (b.counted != null) {
