@@ -131,6 +131,42 @@ public final class Limiter {
     return decision;
   }
 
+  /**
+   * What the rules in force make of {@code request}, rule by rule, with what the store would decide
+   * now for each rule that counts it, alone: read as {@link #decide} reads it, but nothing is
+   * taken, and nothing counted in the metrics. A store that cannot answer is an {@link
+   * Explanation.Entry#error}, not an exception.
+   */
+  public Explanation explain(RequestView request) {
+    Bound b = bound;
+    RequestMatch match = new RequestMatch(b.rules, request);
+    if (match.skipped() != null) {
+      return Explanation.skipped(match.skipped());
+    }
+    Permit[] byRule = match.permits(b.counters);
+    return Explanation.of(b.rules, match, byRule, peek(b.store, byRule));
+  }
+
+  /**
+   * Peeks the verdict of every permit in {@code byRule}; returns why the store could not, or null.
+   */
+  private static String peek(Store store, Permit[] byRule) {
+    List<Permit> permits = new ArrayList<>();
+    for (int i = 0; byRule != null && i < byRule.length; i++) {
+      if (byRule[i] != null) {
+        permits.add(byRule[i]);
+      }
+    }
+    try {
+      if (!permits.isEmpty()) {
+        store.peek(permits);
+      }
+      return null;
+    } catch (RuntimeException e) {
+      return e.toString();
+    }
+  }
+
   private static List<Permit> add(List<Permit> permits, Permit permit, int capacity) {
     List<Permit> list = permits.isEmpty() ? new ArrayList<Permit>(capacity) : permits;
     list.add(permit);

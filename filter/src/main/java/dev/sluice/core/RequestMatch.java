@@ -6,8 +6,9 @@ import dev.sluice.store.Permit;
 
 /**
  * One request read against the rules in force: whether any rule may apply at all, which rules match
- * it, and the identity, quota and permit of each: how {@link Limiter#decide} reads a request, in
- * one place.
+ * it, and the identity, quota and permit of each. {@link Limiter#decide} and {@link
+ * Limiter#explain} both read requests through this alone, so an explanation can never tell another
+ * story than the decision.
  */
 final class RequestMatch {
   static final String NO_RULES = "no rules";
@@ -52,6 +53,11 @@ final class RequestMatch {
   /** The identity {@code rule}'s key gives the request, or null if the request lacks a part. */
   String identity(Rule rule) {
     return rule.key().identityOf(subject());
+  }
+
+  /** The tier whose quota {@code rule} applies to the request, or null for its default quota. */
+  String tier(Rule rule) {
+    return rule.tierFor(subject());
   }
 
   Quota quota(Rule rule) {
