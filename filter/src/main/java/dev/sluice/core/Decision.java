@@ -30,10 +30,21 @@ public final class Decision {
       return;
     }
     Verdict v = permits[deciding].verdict();
-    retryAfterSeconds = allowed ? 0 : Math.max(1, seconds(v.retryAfterMicros()));
+    // A shadow rule's denial may decide an allowed request: the request waits for nothing.
+    retryAfterSeconds = allowed ? 0 : retryAfterSeconds(v);
+    resetSeconds = resetSeconds(v, retryAfterSeconds);
+  }
+
+  /** The wait of {@code v} in whole seconds: 0 when allowed, else at least 1. */
+  static long retryAfterSeconds(Verdict v) {
+    return v.allowed() ? 0 : Math.max(1, seconds(v.retryAfterMicros()));
+  }
+
+  /** Whole seconds until {@code v}'s quota is fully restored, never less than the wait told. */
+  static long resetSeconds(Verdict v, long retryAfterSeconds) {
     // A store's verdict may put the reset before the retry (a Redis script, a fail_closed denial):
     // a client must never read that its quota is back before it may retry.
-    resetSeconds = Math.max(seconds(v.resetMicros()), retryAfterSeconds);
+    return Math.max(seconds(v.resetMicros()), retryAfterSeconds);
   }
 
   /**

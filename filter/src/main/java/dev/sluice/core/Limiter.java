@@ -96,41 +96,22 @@ public final class Limiter {
 
   public Decision decide(RequestView request) {
     Bound b = bound;
+    RequestMatch match = new RequestMatch(b.rules, request);
+    Permit[] byRule = match.skipped() == null ? match.permits(b.counters) : null;
+    if (byRule == null) {
+      return Decision.UNLIMITED;
+    }
     List<Rule> rules = b.rules.rules();
-    if (rules.isEmpty() || b.rules.cors().skips(request)) {
-      return Decision.UNLIMITED;
-    }
-    String[] segments = RequestPath.segments(request.path());
-    if (b.rules.isExcluded(segments)) {
-      return Decision.UNLIMITED;
-    }
-    String method = request.method();
-    Subject subject = null;
     List<Permit> enforced = Collections.emptyList();
     List<Permit> shadowed = Collections.emptyList();
-    Permit[] byRule = null;
-    for (int i = 0; i < rules.size(); i++) {
-      Rule rule = rules.get(i);
-      if (!rule.matches(method, segments)) {
+    for (int i = 0; i < byRule.length; i++) {
+      if (byRule[i] == null) {
         continue;
       }
-      if (subject == null) {
-        subject = new Subject(request, b.rules);
-      }
-      String identity = rule.key().identityOf(subject);
-      if (identity == null) {
-        continue;
-      }
-      Permit permit =
-          new Permit(b.counters[i], identity, rule.quotaFor(subject), rule.cost(), rule.onError());
-      if (byRule == null) {
-        byRule = new Permit[rules.size()];
-      }
-      byRule[i] = permit;
-      if (rule.shadow()) {
-        shadowed = add(shadowed, permit, rules.size());
+      if (rules.get(i).shadow()) {
+        shadowed = add(shadowed, byRule[i], rules.size());
       } else {
-        enforced = add(enforced, permit, rules.size());
+        enforced = add(enforced, byRule[i], rules.size());
       }
     }
     if (!enforced.isEmpty()) {
@@ -143,14 +124,47 @@ public final class Limiter {
         LOG.fine("shadow rule " + permit.counters().ruleId() + " would deny a request");
       }
     }
-    if (byRule == null) {
-      return Decision.UNLIMITED;
-    }
     Decision decision = Decision.of(b.rules, byRule);
     if (b.counted != null) {
       Outcomes.count(b.counted, decision);
     }
     return decision;
+  }
+
+  /**
+   * What the rules in force make of {@code request}, rule by rule, with what the store would decide
+   * now for each rule that counts it, alone: read as {@link #decide} reads it, but nothing is
+   * taken, and nothing counted in the metrics. A store that cannot answer is an {@link
+   * Explanation.Entry#error}, not an exception.
+   */
+  public Explanation explain(RequestView request) {
+    Bound b = bound;
+    RequestMatch match = new RequestMatch(b.rules, request);
+    if (match.skipped() != null) {
+      return Explanation.skipped(match.skipped());
+    }
+    Permit[] byRule = match.permits(b.counters);
+    return Explanation.of(b.rules, match, byRule, peek(b.store, byRule));
+  }
+
+  /**
+   * Peeks the verdict of every permit in {@code byRule}; returns why the store could not, or null.
+   */
+  private static String peek(Store store, Permit[] byRule) {
+    List<Permit> permits = new ArrayList<>();
+    for (int i = 0; byRule != null && i < byRule.length; i++) {
+      if (byRule[i] != null) {
+        permits.add(byRule[i]);
+      }
+    }
+    try {
+      if (!permits.isEmpty()) {
+        store.peek(permits);
+      }
+      return null;
+    } catch (RuntimeException e) {
+      return e.toString();
+    }
   }
 
   private static List<Permit> add(List<Permit> permits, Permit permit, int capacity) {

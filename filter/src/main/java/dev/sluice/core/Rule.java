@@ -70,12 +70,17 @@ public final class Rule {
   }
 
   Quota quotaFor(Subject subject) {
+    String tier = tierFor(subject);
+    return tier == null ? quota : tierQuotas.get(tier);
+  }
+
+  /** The request's tier if this rule has a quota of its own for it, else null. */
+  String tierFor(Subject subject) {
     if (tierQuotas.isEmpty()) {
-      return quota;
+      return null;
     }
     String tier = subject.tier();
-    Quota tiered = tier == null ? null : tierQuotas.get(tier);
-    return tiered == null ? quota : tiered;
+    return tier != null && tierQuotas.containsKey(tier) ? tier : null;
   }
 
   public String id() {

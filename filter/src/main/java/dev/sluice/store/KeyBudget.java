@@ -41,6 +41,11 @@ final class KeyBudget {
     return false;
   }
 
+  /** Whether a new identity would find no key left; unlike {@link #tryTake}, takes none. */
+  boolean spent() {
+    return used.get() >= max;
+  }
+
   void give(long n) {
     used.addAndGet(-n);
   }

@@ -76,6 +76,15 @@ public final class MemoryStore implements Store {
     }
   }
 
+  @Override
+  public void peek(List<Permit> permits) {
+    long now = clock.micros();
+    Hash128 hash = new Hash128(seed);
+    for (Permit permit : permits) {
+      new PermitInFlight(permit, hash.of(permit.identity)).peek(now);
+    }
+  }
+
   /** One attempt: false if it must be retried. */
   private static boolean decide(PermitInFlight[] claims, long now) {
     if (claims.length == 1) {

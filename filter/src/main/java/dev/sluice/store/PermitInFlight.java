@@ -62,10 +62,28 @@ final class PermitInFlight {
    * this verdict must come from a real state, not a torn read, for it may supply the headers.
    */
   void evaluateConsistently(long now) {
-    if (seenValid) {
-      return;
+    if (!seenValid) {
+      evaluateRead(table.segmentOf(hi), hi, lo, now);
     }
-    Segment segment = table.segmentOf(hi);
+  }
+
+  /**
+   * Decides as {@link MemoryStore#acquire} would for this permit alone, writing nothing: on the
+   * same reads, and where an identity without a slot would be counted, in its own segment (fresh)
+   * while the rule has keys to spare, else in the overflow.
+   */
+  void peek(long now) {
+    if (deniedOptimistically(now)) {
+      return; // final, as it is for acquire
+    }
+    boolean found = seenValid ? seenAt >= 0 : evaluateRead(table.segmentOf(hi), hi, lo, now);
+    if (!found && (table.retired || table.budget.spent())) {
+      evaluateRead(table.overflow, Table.OVERFLOW_HI, Table.OVERFLOW_LO, now);
+    }
+  }
+
+  /** Decides on the state of ({@code hi}, {@code lo}) under a read lock; true if it has a slot. */
+  private boolean evaluateRead(Segment segment, long hi, long lo, long now) {
     long stamp = segment.lock.readLock();
     try {
       int found = Segment.find(segment.slots, hi, lo);
@@ -77,6 +95,7 @@ final class PermitInFlight {
               permit.quota,
               permit.cost,
               permit.verdict);
+      return found >= 0;
     } finally {
       segment.lock.unlockRead(stamp);
     }

@@ -26,6 +26,16 @@ public interface Store extends Closeable {
    */
   void acquire(List<Permit> permits);
 
+  /**
+   * Fills the verdict of every permit with what {@link #acquire} would decide for that permit
+   * alone, now, and changes nothing: no count, no expiry, no key for an identity never seen. Each
+   * permit is decided on its own, not all or nothing. An answer to an operator's question, not a
+   * decision: a shared store asks its server and never decides locally instead.
+   *
+   * @throws RuntimeException when the store cannot answer (a server unreachable, say)
+   */
+  void peek(List<Permit> permits);
+
   /** Forgets the counters of every rule not in {@code live}. */
   void retainOnly(Collection<? extends Counters> live);
 

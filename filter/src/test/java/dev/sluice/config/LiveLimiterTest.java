@@ -450,6 +450,11 @@ class LiveLimiterTest {
       }
 
       @Override
+      public void peek(List<Permit> permits) {
+        store.peek(permits);
+      }
+
+      @Override
       public void retainOnly(Collection<? extends Counters> live) {
         store.retainOnly(live);
       }

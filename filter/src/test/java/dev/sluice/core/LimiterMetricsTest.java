@@ -143,6 +143,11 @@ class LimiterMetricsTest {
     }
 
     @Override
+    public void peek(List<Permit> permits) {
+      throw new IllegalStateException("unreachable");
+    }
+
+    @Override
     public void acquire(List<Permit> permits) {
       for (Permit permit : permits) {
         permit.verdict().set(permit.onError() == OnError.FAIL_OPEN, 0, SECOND, SECOND);

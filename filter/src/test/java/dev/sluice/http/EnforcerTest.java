@@ -4,17 +4,13 @@ import static dev.sluice.store.ManualClock.SECOND;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.LogCapture;
-import dev.sluice.algo.Algorithm;
 import dev.sluice.config.ConfigParser;
 import dev.sluice.core.Limiter;
 import dev.sluice.core.TestRequest;
-import dev.sluice.store.Counters;
+import dev.sluice.store.BrokenStore;
 import dev.sluice.store.ManualClock;
 import dev.sluice.store.MemoryStore;
-import dev.sluice.store.Permit;
 import dev.sluice.store.Store;
-import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -150,24 +146,5 @@ class EnforcerTest {
               "Sluice could not decide GET /hello; letting it through"
                   + " (logged once per kind of failure)");
     }
-  }
-
-  /** A store whose every decision fails, as a bug or an outage would make it. */
-  private static final class BrokenStore implements Store {
-    @Override
-    public Counters counters(String ruleId, Algorithm algorithm, long windowMicros) {
-      return new MemoryStore(new ManualClock(0), 1, 0).counters(ruleId, algorithm, windowMicros);
-    }
-
-    @Override
-    public void acquire(List<Permit> permits) {
-      throw new IllegalStateException("broken on purpose");
-    }
-
-    @Override
-    public void retainOnly(Collection<? extends Counters> live) {}
-
-    @Override
-    public void close() {}
   }
 }

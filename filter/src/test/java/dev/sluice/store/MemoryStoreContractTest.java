@@ -6,4 +6,9 @@ class MemoryStoreContractTest extends StoreContract {
   protected Store open(Clock clock) {
     return new MemoryStore(clock, MemoryStore.DEFAULT_MAX_KEYS, 0);
   }
+
+  @Override
+  protected long keyCount() {
+    return ((MemoryStore) store).keyCount();
+  }
 }

@@ -64,6 +64,24 @@ class MemoryStoreTest {
     assertThat(take(store, counters, "a", 2)).as("known keys keep their own count").isTrue();
   }
 
+  /** A peek decides where acquire would count: beyond the cap, in the shared overflow. */
+  @Test
+  void beyondTheKeyCapAPeekOfANewIdentityTellsTheOverflowsVerdict() {
+    MemoryStore store = new MemoryStore(clock, 1, 0);
+    Counters counters = store.counters("r", Algorithm.FIXED_WINDOW, MINUTE);
+    Permit fresh = new Permit(counters, "b", Quota.of(1, MINUTE, 1), 1);
+    store.peek(Collections.singletonList(fresh));
+    assertThat(fresh.verdict().allowed()).as("a key to spare").isTrue();
+    assertThat(store.keyCount()).as("none taken by the peek").isZero();
+
+    take(store, counters, "a", 1);
+    take(store, counters, "overflow", 1);
+    Permit beyond = new Permit(counters, "b", Quota.of(1, MINUTE, 1), 1);
+    store.peek(Collections.singletonList(beyond));
+    assertThat(beyond.verdict().allowed()).as("b would share the spent overflow").isFalse();
+    assertThat(take(store, counters, "b", 1)).isFalse();
+  }
+
   @Test
   void eachRuleHasItsOwnKeyBudget() {
     MemoryStore store = new MemoryStore(clock, 2, 0);

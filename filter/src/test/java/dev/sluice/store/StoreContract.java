@@ -25,6 +25,9 @@ public abstract class StoreContract {
 
   protected abstract Store open(Clock clock);
 
+  /** How many keys (identities of rules) the store opened last holds now. */
+  protected abstract long keyCount();
+
   @BeforeEach
   void openStore() {
     store = open(clock);
@@ -47,6 +50,12 @@ public abstract class StoreContract {
 
   protected static Permit permit(Counters counters, String identity, long limit, long cost) {
     return new Permit(counters, identity, Quota.of(limit, counters.windowMicros(), limit), cost);
+  }
+
+  protected Verdict peek(Counters counters, String identity, long limit) {
+    Permit permit = permit(counters, identity, limit, 1);
+    store.peek(Collections.singletonList(permit));
+    return permit.verdict();
   }
 
   protected int drain(Counters counters, String identity, long limit) {
@@ -172,5 +181,79 @@ public abstract class StoreContract {
     Counters back = store.counters("dropped", Algorithm.FIXED_WINDOW, MINUTE);
     clock.advance(MINUTE);
     assertThat(take(back, "k", 2, 1).allowed()).isTrue();
+  }
+
+  @Test
+  void aPeekTellsWhatTheNextAcquireDecides() {
+    for (Algorithm algorithm : Algorithm.values()) {
+      Counters counters = store.counters("peek-" + algorithm, algorithm, MINUTE);
+      for (int i = 0; i < 8; i++) { // five allowed, then denials
+        clock.advance(SECOND);
+        Verdict peeked = peek(counters, "ip=10.0.0.1", 5);
+        Verdict taken = take(counters, "ip=10.0.0.1", 5, 1);
+        assertThat(peeked).as("%s, request %d", algorithm, i).hasToString(taken.toString());
+      }
+    }
+  }
+
+  @Test
+  void aPeekChangesNothing() {
+    for (Algorithm algorithm : Algorithm.values()) {
+      Counters counters = store.counters("still-" + algorithm, algorithm, MINUTE);
+      take(counters, "ip=10.0.0.1", 5, 1);
+      take(counters, "ip=10.0.0.1", 5, 1);
+      long keys = keyCount();
+      assertThat(keys).as("keys of the takes").isPositive();
+      Verdict first = peek(counters, "ip=10.0.0.1", 5);
+      assertThat(peek(counters, "ip=10.0.0.1", 5)).hasToString(first.toString());
+      assertThat(first.remaining()).isEqualTo(2);
+      assertThat(keyCount()).isEqualTo(keys);
+      assertThat(drain(counters, "ip=10.0.0.1", 5)).as(algorithm.toString()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void aPeekOfAnIdentityNeverSeenTellsTheWholeQuotaAndStoresNothing() {
+    for (Algorithm algorithm : Algorithm.values()) {
+      Counters counters = store.counters("fresh-" + algorithm, algorithm, MINUTE);
+      long keys = keyCount();
+      Verdict fresh = peek(counters, "ip=10.0.0.9", 5);
+      assertThat(fresh.allowed()).isTrue();
+      assertThat(fresh.remaining()).as("the whole limit less this request").isEqualTo(4);
+      assertThat(keyCount()).as("%s: no key", algorithm).isEqualTo(keys);
+    }
+  }
+
+  @Test
+  void aPeekOfADeniedIdentityTellsItsWait() {
+    for (Algorithm algorithm : Algorithm.values()) {
+      Counters counters = store.counters("denied-" + algorithm, algorithm, MINUTE);
+      drain(counters, "ip=10.0.0.1", 3);
+      clock.advance(SECOND);
+      Verdict peeked = peek(counters, "ip=10.0.0.1", 3);
+      assertThat(peeked.allowed()).isFalse();
+      assertThat(peeked.retryAfterMicros()).isPositive();
+      assertThat(peeked).hasToString(take(counters, "ip=10.0.0.1", 3, 1).toString());
+    }
+  }
+
+  /** Unlike acquire, which may stop at a denial, a peek decides every permit, each on its own. */
+  @Test
+  void aPeekDecidesEveryPermitOnItsOwn() {
+    Counters perIp = store.counters("ip", Algorithm.FIXED_WINDOW, MINUTE);
+    Counters global = store.counters("global", Algorithm.TOKEN_BUCKET, MINUTE);
+    drain(perIp, "ip=1", 2);
+    take(global, "global", 4, 1);
+    List<Permit> peeked =
+        Arrays.asList(
+            permit(perIp, "ip=1", 2, 1),
+            permit(global, "global", 4, 1),
+            permit(perIp, "ip=2", 2, 1));
+    store.peek(peeked);
+    assertThat(peeked.get(0).verdict().allowed()).isFalse();
+    assertThat(peeked.get(1).verdict().allowed()).isTrue();
+    assertThat(peeked.get(1).verdict().remaining()).isEqualTo(2);
+    assertThat(peeked.get(2).verdict().allowed()).isTrue();
+    assertThat(peeked.get(2).verdict().remaining()).isEqualTo(1);
   }
 }

@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import redis.clients.jedis.UnifiedJedis;
 
 /** The permits of one identity: one script call, since their keys share a hash tag. */
 final class IdentityCall {
@@ -136,6 +137,18 @@ final class IdentityCall {
               (Long) values.get(4 * i + 2),
               (Long) values.get(4 * i + 3));
     }
+  }
+
+  /**
+   * Fills each permit's verdict with what acquire.lua would decide for it alone now, from peek.lua,
+   * which writes nothing; throws where Redis cannot answer, or a key holds another type.
+   */
+  void peek(UnifiedJedis redis, String time) {
+    Object reply = Script.PEEK.run(redis, keys, acquireArgs(time));
+    if (PendingCall.refused(reply)) {
+      throw PendingCall.refusal();
+    }
+    fill(reply);
   }
 
   boolean allowed() {

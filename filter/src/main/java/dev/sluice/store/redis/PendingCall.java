@@ -157,14 +157,23 @@ final class PendingCall {
    * answered, and wrote nothing of the call, so it is decided locally, and no breaker hears of it.
    */
   private static void answer(CompletableFuture<Object> result, Object reply) {
-    if (reply instanceof List
-        && !((List<?>) reply).isEmpty()
-        && REFUSED.equals(((List<?>) reply).get(0))) {
-      result.completeExceptionally(
-          new JedisDataException("WRONGTYPE a key of this call holds a value of another type"));
+    if (refused(reply)) {
+      result.completeExceptionally(refusal());
     } else {
       result.complete(reply);
     }
+  }
+
+  /** Whether a script answered one call's keys -1 where allowed goes: one holds another type. */
+  static boolean refused(Object reply) {
+    return reply instanceof List
+        && !((List<?>) reply).isEmpty()
+        && REFUSED.equals(((List<?>) reply).get(0));
+  }
+
+  /** What a {@link #refused} call fails with. */
+  static JedisDataException refusal() {
+    return new JedisDataException("WRONGTYPE a key of this call holds a value of another type");
   }
 
   void fail(RuntimeException e) {

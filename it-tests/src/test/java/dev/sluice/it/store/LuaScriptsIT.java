@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
-import dev.sluice.it.redis.RedisServer;
-import dev.sluice.it.redis.RedisServers;
+import dev.sluice.it.redis.WithStandaloneRedis;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Counters;
 import dev.sluice.store.ManualClock;
@@ -19,30 +18,14 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import redis.clients.jedis.JedisPooled;
 
 /** What the scripts do to Redis itself: TTLs, key layout, NOSCRIPT recovery, memory per key. */
-class LuaScriptsIT {
+class LuaScriptsIT extends WithStandaloneRedis {
   private static final long MINUTE = 60_000_000;
-  private static RedisServer redis;
-  private static JedisPooled jedis;
-
-  @BeforeAll
-  static void startRedis() {
-    redis = RedisServers.standalone();
-    jedis = new JedisPooled(redis.host(), redis.port());
-  }
-
-  @AfterAll
-  static void stopRedis() throws Exception {
-    jedis.close();
-    redis.close();
-  }
 
   private static RedisStore store(String prefix, Clock clock, ScriptTime time) {
     return new RedisStore(

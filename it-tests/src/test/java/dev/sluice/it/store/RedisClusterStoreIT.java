@@ -7,6 +7,7 @@ import dev.sluice.algo.Quota;
 import dev.sluice.it.redis.Await;
 import dev.sluice.it.redis.RedisClusterHandle;
 import dev.sluice.it.redis.RedisProcess;
+import dev.sluice.it.redis.RedisServer;
 import dev.sluice.it.redis.RedisServers;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Counters;
@@ -71,9 +72,17 @@ class RedisClusterStoreIT {
   @Nested
   @Order(1)
   class Contract extends StoreContract {
+    private String prefix;
+
     @Override
     protected Store open(Clock clock) {
-      return ClusterStores.manual(cluster, prefix(), clock);
+      prefix = prefix();
+      return ClusterStores.manual(cluster, prefix, clock);
+    }
+
+    @Override
+    protected long keyCount() {
+      return RedisKeys.countUnder(prefix, cluster.masters().toArray(new RedisServer[0]));
     }
   }
 

@@ -1,7 +1,10 @@
 package dev.sluice.it.store;
 
 import dev.sluice.algo.Algorithm;
+import dev.sluice.it.redis.RedisProbe;
+import dev.sluice.it.redis.RedisServer;
 import dev.sluice.store.redis.RedisKey;
+import java.util.List;
 
 /** What the Redis store writes, as tests read it back: key names, counts, long windows. */
 final class RedisKeys {
@@ -13,6 +16,16 @@ final class RedisKeys {
   static String key(
       String prefix, String identity, String rule, Algorithm algorithm, long windowMicros) {
     return RedisKey.of(prefix, identity, rule, algorithm, windowMicros);
+  }
+
+  /** How many keys named under {@code prefix} the servers hold together. */
+  static long countUnder(String prefix, RedisServer... servers) {
+    long count = 0;
+    for (RedisServer server : servers) {
+      count +=
+          ((List<?>) RedisProbe.once(server.host(), server.port(), "KEYS", prefix + "{*")).size();
+    }
+    return count;
   }
 
   /**

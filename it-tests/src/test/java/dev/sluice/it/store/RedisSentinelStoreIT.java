@@ -78,9 +78,12 @@ class RedisSentinelStoreIT {
   @Nested
   @Order(1)
   class Contract extends StoreContract {
+    private String prefix;
+
     /** RedisSettings connects only inside its package, so the client is built here, alike. */
     @Override
     protected Store open(Clock clock) {
+      prefix = prefix();
       JedisClientConfig config =
           DefaultJedisClientConfig.builder()
               .connectionTimeoutMillis(TIMEOUT_MILLIS)
@@ -94,12 +97,17 @@ class RedisSentinelStoreIT {
       return new RedisStore(
           new JedisSentineled(setup.masterName(), config, sentinels, config),
           "test sentinel",
-          prefix(),
+          prefix,
           1,
           clock,
           10_000,
           RedisTime.following(clock),
           TIMEOUT_MILLIS);
+    }
+
+    @Override
+    protected long keyCount() {
+      return RedisKeys.countUnder(prefix, setup.master());
     }
   }
 

@@ -26,18 +26,19 @@ class RedisStoreContractIT extends StoreContract {
     redis.close();
   }
 
+  private String prefix;
+
   @Override
   protected Store open(Clock clock) {
     JedisPooled jedis = new JedisPooled(redis.host(), redis.port());
     // A fresh key prefix per test: tests share the server but never a key.
+    prefix = "t" + PREFIXES.incrementAndGet();
     return new RedisStore(
-        jedis,
-        "test",
-        "t" + PREFIXES.incrementAndGet(),
-        1,
-        clock,
-        1_000,
-        RedisTime.following(clock),
-        1_000);
+        jedis, "test", prefix, 1, clock, 1_000, RedisTime.following(clock), 1_000);
+  }
+
+  @Override
+  protected long keyCount() {
+    return RedisKeys.countUnder(prefix, redis);
   }
 }

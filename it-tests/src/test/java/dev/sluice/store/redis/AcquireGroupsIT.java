@@ -2,26 +2,22 @@ package dev.sluice.store.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.it.redis.RedisServer;
-import dev.sluice.it.redis.RedisServers;
+import dev.sluice.it.redis.WithStandaloneRedis;
 import dev.sluice.store.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import redis.clients.jedis.JedisPooled;
 
 /**
  * Requests of one identity merged into one run of acquire.lua (as the Pipeliner merges those that
  * wait in one batch) get exactly the verdicts they would get as separate calls, in order: alike
  * ones grouped with a count, different ones (costs, quotas) in groups of their own.
  */
-class AcquireGroupsIT {
+class AcquireGroupsIT extends WithStandaloneRedis {
   /** A deadline no test reaches: these calls are never given up on. */
   private static final long MINUTE_NANOS = 60_000_000_000L;
 
@@ -29,20 +25,6 @@ class AcquireGroupsIT {
   private static final Breaker MASTER = new Breaker(Clock.SYSTEM, "test");
 
   private static final long NOW = 1_800_000_000L * 1_000_000 + 123_456;
-  private static RedisServer redis;
-  private static JedisPooled jedis;
-
-  @BeforeAll
-  static void startRedis() {
-    redis = RedisServers.standalone();
-    jedis = new JedisPooled(redis.host(), redis.port());
-  }
-
-  @AfterAll
-  static void stopRedis() throws Exception {
-    jedis.close();
-    redis.close();
-  }
 
   @ParameterizedTest
   @ValueSource(strings = {"f", "s", "t"})

@@ -4,24 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
-import dev.sluice.it.redis.RedisServer;
-import dev.sluice.it.redis.RedisServers;
+import dev.sluice.it.redis.WithStandaloneRedis;
 import dev.sluice.store.Clock;
 import dev.sluice.store.MemoryStore;
 import dev.sluice.store.Permit;
 import java.util.Collections;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPooled;
 
 /**
  * refund.lua undoes its own take and nothing else, however the window moved between the take and
  * the refund: each scenario runs on two keys at exact times, one with a take that is refunded, one
  * where it never happened, and the two must end alike.
  */
-class RefundIT {
+class RefundIT extends WithStandaloneRedis {
   private static final long SECOND = 1_000_000;
   private static final long WINDOW = 60 * SECOND;
 
@@ -29,22 +25,8 @@ class RefundIT {
   private static final long T0 = 1_800_000_000L * SECOND + 10 * SECOND;
 
   private static final AtomicInteger KEYS = new AtomicInteger();
-  private static RedisServer redis;
-  private static JedisPooled jedis;
 
   private final MemoryStore local = new MemoryStore(Clock.SYSTEM, 100, 0);
-
-  @BeforeAll
-  static void startRedis() {
-    redis = RedisServers.standalone();
-    jedis = new JedisPooled(redis.host(), redis.port());
-  }
-
-  @AfterAll
-  static void stopRedis() throws Exception {
-    jedis.close();
-    redis.close();
-  }
 
   /** Two keys of one rule: the same takes on both, and on one a take that is refunded. */
   private final class Twins {
