@@ -13,8 +13,8 @@ import java.util.Locale;
 
 /**
  * The operators' endpoint: {@code <path>/} the status page, {@code /status} its JSON, {@code
- * /metrics} the Prometheus text. Off until the config has an {@code admin} section, and it follows
- * that section through reloads.
+ * /metrics} the Prometheus text, {@code /explain} what the rules would do to a request. Off until
+ * the config has an {@code admin} section, and it follows that section through reloads.
  *
  * <p>It answers only a request that reaches one of these paths spelled exactly so, from an address
  * it allows (the client's address as the rules find it: forwarding headers count only from trusted
@@ -95,8 +95,10 @@ public final class AdminEndpoint implements Admin {
       exchange.respond(200, JSON, json);
     } else if ("metrics".equals(resource)) {
       exchange.respond(200, PrometheusText.CONTENT_TYPE, metrics.prometheusText());
+    } else if ("explain".equals(resource)) {
+      Explain.answer(limiter, exchange);
     } else {
-      error(exchange, 404, "no such resource; try status, metrics or the page at /");
+      error(exchange, 404, "no such resource; try status, metrics, explain or the page at /");
     }
   }
 

@@ -74,6 +74,50 @@ class AdminEndpointTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void explainSaysWhatEachRuleWouldDoAndTakesNothing() throws Exception {
+    String query = "method=post&path=%2Flogin&ip=198.51.100.9&header.X-API-Key=k%201";
+    for (int i = 0; i < 3; i++) {
+      FakeExchange explain =
+          new FakeExchange(TestRequest.get("/_sluice/explain").from("127.0.0.1"), query);
+      assertThat(t.admin.answered(explain)).isTrue();
+      assertThat(explain.status).isEqualTo(200);
+      Map<String, Object> json = json(explain.body);
+      assertThat((Map<String, Object>) json.get("request"))
+          .containsEntry("method", "POST")
+          .containsEntry("path", "/login")
+          .containsEntry("ip", "198.51.100.9")
+          .containsEntry("headers", Map.of("X-API-Key", "k 1"));
+      List<Map<String, Object>> rules = (List<Map<String, Object>>) json.get("rules");
+      assertThat(rules.get(0))
+          .containsEntry("id", "everything")
+          .containsEntry("matches", true)
+          .containsEntry("identity", "ip=198.51.100.9")
+          .containsEntry("wouldAllow", true)
+          .containsEntry("remainingAfter", 0);
+      assertThat(rules.get(1)).containsEntry("mode", "shadow").containsEntry("matches", true);
+    }
+    assertThat(t.limiter.decide(TestRequest.post("/login").from("198.51.100.9")).allowed())
+        .as("explaining took nothing")
+        .isTrue();
+    FakeExchange after =
+        new FakeExchange(TestRequest.get("/_sluice/explain").from("127.0.0.1"), query);
+    t.admin.answered(after);
+    Map<String, Object> denied = ((List<Map<String, Object>>) json(after.body).get("rules")).get(0);
+    assertThat(denied).containsEntry("wouldAllow", false);
+    assertThat((Integer) denied.get("retryAfterSeconds")).isBetween(1, 120);
+  }
+
+  @Test
+  void explainWantsAPath() throws Exception {
+    FakeExchange explain =
+        new FakeExchange(TestRequest.get("/_sluice/explain").from("127.0.0.1"), "ip=1.2.3.4");
+    assertThat(t.admin.answered(explain)).isTrue();
+    assertThat(explain.status).isEqualTo(400);
+    assertThat(explain.body).contains("path=");
+  }
+
+  @Test
   void theMetricsAreThePrometheusText() throws Exception {
     FakeExchange metrics = answered("/_sluice/metrics");
     assertThat(metrics.contentType).isEqualTo(PrometheusText.CONTENT_TYPE);

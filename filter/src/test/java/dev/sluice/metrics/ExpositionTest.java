@@ -45,6 +45,7 @@ class ExpositionTest {
     metrics.bindStore(() -> StoreStatus.redis(roundTrips, breakers, 3));
     metrics.applied(ShortHash.of("rules: []"), 2);
     metrics.reloaded(ConfigStatus.Reload.UNCHANGED, null);
+    metrics.trials(Map.of("api", 1_800_000_600_500L));
     return metrics.prometheusText();
   }
 

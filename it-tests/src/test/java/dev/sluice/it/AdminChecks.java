@@ -42,9 +42,20 @@ public final class AdminChecks {
     HttpResponse<String> metrics = operator(http, "/_sluice/metrics");
     assertThat(metrics.statusCode()).isEqualTo(200);
     assertThat(metrics.body()).contains("sluice_rule_decisions_total{", "rule=\"admin-trap\"");
+    HttpResponse<String> explain =
+        operator(
+            http,
+            "/_sluice/explain?method=GET&path=/_sluice/x&ip=127.0.0.1"
+                + "&header.X-Forwarded-For=10.9.9.9");
+    assertThat(explain.statusCode()).isEqualTo(200);
+    assertThat(explain.body())
+        .contains(
+            "{\"id\":\"admin-trap\",\"mode\":\"enforce\",\"matches\":true,"
+                + "\"identity\":\"ip=10.9.9.9\"",
+            "\"wouldAllow\":true");
     HttpResponse<String> page = operator(http, "/_sluice/");
     assertThat(page.statusCode()).isEqualTo(200);
-    assertThat(page.body()).startsWith("<!doctype html>");
+    assertThat(page.body()).startsWithIgnoringCase("<!doctype html>");
     assertThat(page.headers().firstValue("Content-Security-Policy"))
         .hasValueSatisfying(csp -> assertThat(csp).contains("script-src 'sha256-"));
   }

@@ -18,7 +18,7 @@ import java.util.Map;
 final class CannedStatus {
   static final String VERSION = "3f2a9c0d1e2b";
 
-  private final long start = System.currentTimeMillis();
+  final long start = System.currentTimeMillis();
   private final Map<String, JsonObject> rules = new LinkedHashMap<>();
   private final JsonArray history = new JsonArray();
   // Rules denying steadily: rule id -> {since (epoch ms), denials per second}.
@@ -31,6 +31,7 @@ final class CannedStatus {
     rules.get("login").getAsJsonArray("topLimited").add(client("203.0.113.9", 2, 0));
     add(rule("api", "enforce", 4321, 12, 0, 0, 0), client("key:abc", 12, 2));
     add(rule("search", "shadow", 50, 0, 9, 0, 0), null);
+    rules.get("search").addProperty("enforcesAt", start + 600_000); // on trial for ten minutes
     for (int ago = 6; ago >= 1; ago--) {
       JsonObject counters = new JsonObject();
       if (ago > 3) {

@@ -6,6 +6,9 @@ import com.google.gson.Gson;
 import com.google.gson.JsonElement;
 import com.google.gson.reflect.TypeToken;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -35,7 +38,15 @@ class StatusPageRenderIT {
           .containsExactly(
               List.of("login", "enforce", "120", "7", "0", "3", "1", "0"),
               List.of("api", "enforce", "4,321", "12", "0", "0", "0", "0"),
-              List.of("search", "shadow", "50", "0", "9", "0", "0", "0"));
+              List.of(
+                  "search",
+                  "shadow enforces at " + clock(status.start + 600_000),
+                  "50",
+                  "0",
+                  "9",
+                  "0",
+                  "0",
+                  "0"));
       assertThat(strings(browser, attribute(ROWS, "data-rule")))
           .containsExactly("login", "api", "search");
       assertThat(text(browser, "config-version")).isEqualTo(CannedStatus.VERSION.substring(0, 8));
@@ -114,6 +125,14 @@ class StatusPageRenderIT {
       assertThat(browser.evaluate("document.getElementById('breakers-none').hidden").getAsBoolean())
           .isFalse();
     }
+  }
+
+  /**
+   * {@code millis} as the page shows a time of today: HH:MM:SS in the browser's zone (the JVM's).
+   */
+  private static String clock(long millis) {
+    return DateTimeFormatter.ofPattern("HH:mm:ss")
+        .format(Instant.ofEpochMilli(millis).atZone(ZoneId.systemDefault()));
   }
 
   private static String count(String selector) {
