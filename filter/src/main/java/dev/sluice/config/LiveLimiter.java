@@ -138,13 +138,29 @@ public final class LiveLimiter implements Closeable {
     retired.closeDue();
     admin.sample();
     endTrials();
+    byte[] before = applied;
+    String versionBefore = version;
     Config config = load();
-    reloaded(config);
-    if (config == null) {
-      return false;
+    if (config != null) {
+      try {
+        apply(config);
+      } catch (RuntimeException e) {
+        // Not applied after all: the next poll must try again, as with a file not read yet.
+        applied = before;
+        version = versionBefore;
+        config = null;
+        report(
+            "Sluice could not apply "
+                + source
+                + " ("
+                + e
+                + ")"
+                + meanwhile("nothing is limited until it can", "the rules in force stay")
+                + "; trying again at the next reload");
+      }
     }
-    apply(config);
-    return true;
+    reloaded(config);
+    return config != null;
   }
 
   /** The new config if the content changed and is valid; null otherwise, after logging why. */

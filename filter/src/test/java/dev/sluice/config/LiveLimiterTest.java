@@ -8,6 +8,7 @@ import dev.sluice.LogCapture;
 import dev.sluice.algo.Algorithm;
 import dev.sluice.core.RequestView;
 import dev.sluice.core.TestRequest;
+import dev.sluice.metrics.ConfigStatus;
 import dev.sluice.store.Counters;
 import dev.sluice.store.ManualClock;
 import dev.sluice.store.Permit;
@@ -21,6 +22,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -433,6 +435,34 @@ class LiveLimiterTest {
         .as("closing the limiter closes the store in its grace, and the one in use")
         .containsExactly(
             "memory (max_keys 1000)", "memory (max_keys 500)", "memory (max_keys 250)");
+  }
+
+  @Test
+  void aFileThatFailsToApplyIsTriedAgainAtTheNextReload() throws Exception {
+    AtomicInteger opens = new AtomicInteger();
+    Path file = writeFile("store: { max_keys: 1000 }\n" + rules("2"));
+    try (LiveLimiter live =
+        LiveLimiter.manual(
+            ConfigSource.of(file.toString(), null),
+            clock,
+            settings -> {
+              if (opens.incrementAndGet() == 2) {
+                throw new IllegalStateException("no store today");
+              }
+              return settings.open(clock);
+            })) {
+      String version = live.metrics().config().version();
+      writeFile("store: { max_keys: 500 }\n" + rules("1"));
+      assertThat(live.reload()).isFalse();
+      assertThat(live.metrics().config().lastReload()).isEqualTo(ConfigStatus.Reload.REJECTED);
+      assertThat(live.metrics().config().problem()).contains("no store today");
+      assertThat(live.metrics().config().version()).isEqualTo(version);
+      assertThat(admitted(live, 3)).as("the rules in force stay").isEqualTo(2);
+
+      assertThat(live.reload()).as("tried again").isTrue();
+      assertThat(admitted(live, 3)).isEqualTo(1);
+      assertThat(live.metrics().config().version()).isNotEqualTo(version);
+    }
   }
 
   /** A store as {@code settings} say, that adds their description to {@code closed} on close. */
