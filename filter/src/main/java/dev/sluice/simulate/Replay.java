@@ -1,0 +1,165 @@
+package dev.sluice.simulate;
+
+import dev.sluice.core.Decision;
+import dev.sluice.core.Limiter;
+import dev.sluice.core.Rule;
+import dev.sluice.core.Rules;
+import dev.sluice.store.Clock;
+import dev.sluice.store.MemoryStore;
+import dev.sluice.store.Permit;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Drives the real {@link Limiter} over a {@link MemoryStore} through a log, one {@code decide} per
+ * line, on a clock that reads the log's time: a request the rules deny takes nothing, exactly as
+ * live, so it counts against no later decision. Nothing sleeps; a week of log replays as fast as
+ * its lines parse and decide.
+ *
+ * <p>The log's time only moves forward: a line logged a little out of order (a log writes a request
+ * when it ends, not when it began) is replayed at the latest time seen and counted, since a store's
+ * clock never steps back either.
+ */
+final class Replay {
+  /** Skipped lines shown by number and reason; the rest are only counted. */
+  static final int SKIPS_SHOWN = 5;
+
+  /** Live, idle keys are swept every second; replayed seconds fly by, so sweep by lines instead. */
+  private static final long SWEEP_EVERY_LINES = 1_000_000;
+
+  /** Near a rule's key budget, a sweep changes decisions (overflow slot); sweep often there. */
+  private static final long SWEEP_NEAR_BUDGET_EVERY_LINES = 1_000;
+
+  private final AccessLogFormat format;
+  private final ReplayClock clock = new ReplayClock();
+  private final MemoryStore store;
+  private final Limiter limiter;
+  private final long sweepAbove;
+  private final RuleTally[] tallies;
+
+  long lines;
+  long denied;
+  long shadowDenied;
+  long outOfOrder;
+  long mostBehind;
+  long firstSecond = Long.MIN_VALUE;
+  long latestSecond = Long.MIN_VALUE;
+  long skipped;
+  final List<Skip> skips = new ArrayList<>();
+  long nanos;
+  private long sweptAt;
+
+  Replay(Rules rules, long maxKeys, AccessLogFormat format) {
+    this.format = format;
+    this.store = new MemoryStore(clock, maxKeys, 0); // swept here, in replayed time
+    this.limiter = new Limiter(store);
+    limiter.apply(rules);
+    this.sweepAbove = maxKeys / 2;
+    this.tallies = new RuleTally[rules.rules().size()];
+    for (int i = 0; i < tallies.length; i++) {
+      tallies[i] = new RuleTally(rules.rules().get(i));
+    }
+  }
+
+  /** Replays every line of {@code log}; the request it returns tells what the log lacked. */
+  LoggedRequest run(BufferedReader log) throws IOException {
+    long start = System.nanoTime();
+    LoggedRequest request = format.newRequest();
+    String line;
+    while ((line = log.readLine()) != null) {
+      lines++;
+      String problem = format.parse(line, request);
+      if (problem != null) {
+        skip(problem);
+        continue;
+      }
+      advanceTo(request.epochSecond);
+      Decision decision = limiter.decide(request);
+      if (decision != Decision.UNLIMITED) {
+        tally(decision);
+      }
+    }
+    nanos = System.nanoTime() - start;
+    store.close();
+    return request;
+  }
+
+  RuleTally[] tallies() {
+    return tallies;
+  }
+
+  private void skip(String problem) {
+    skipped++;
+    if (skips.size() < SKIPS_SHOWN) {
+      skips.add(new Skip(lines, problem));
+    }
+  }
+
+  private void advanceTo(long second) {
+    if (firstSecond == Long.MIN_VALUE) {
+      firstSecond = second;
+    }
+    if (second < latestSecond) {
+      outOfOrder++;
+      mostBehind = Math.max(mostBehind, latestSecond - second);
+    } else if (second > latestSecond) {
+      latestSecond = second;
+      clock.micros = second * 1_000_000;
+      long sinceSweep = lines - sweptAt;
+      if (sinceSweep >= SWEEP_EVERY_LINES
+          || (sinceSweep >= SWEEP_NEAR_BUDGET_EVERY_LINES && store.keyCount() > sweepAbove)) {
+        store.sweep();
+        sweptAt = lines;
+      }
+    }
+  }
+
+  private void tally(Decision decision) {
+    if (!decision.allowed()) {
+      denied++;
+    }
+    boolean shadowDenies = false;
+    List<Rule> rules = decision.rules().rules();
+    for (int i = 0; i < tallies.length; i++) {
+      Permit permit = decision.permit(i);
+      if (permit == null) {
+        continue;
+      }
+      boolean shadow = rules.get(i).shadow();
+      boolean wouldDeny = shadow ? !permit.verdict().allowed() : decision.deniedBy(i);
+      shadowDenies |= shadow && wouldDeny;
+      tallies[i].count(permit.identity(), latestSecond, wouldDeny);
+    }
+    if (shadowDenies) {
+      shadowDenied++;
+    }
+  }
+
+  /** A line that could not be replayed, and why. */
+  static final class Skip {
+    final long line;
+    final String reason;
+
+    Skip(long line, String reason) {
+      this.line = line;
+      this.reason = reason;
+    }
+
+    @Override
+    public String toString() {
+      return "line " + line + ": " + reason;
+    }
+  }
+
+  /** The log's time, as the store reads it. */
+  private static final class ReplayClock implements Clock {
+    long micros;
+
+    @Override
+    public long micros() {
+      return micros;
+    }
+  }
+}
