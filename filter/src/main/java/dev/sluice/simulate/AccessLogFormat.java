@@ -19,6 +19,7 @@ final class AccessLogFormat {
   private final List<String> headers;
   private final boolean hasRequestLine;
   private final boolean logsUser;
+  private final boolean logsAddress;
   private final LogTime time = new LogTime();
 
   private AccessLogFormat(String name, List<FormatPart> parts) {
@@ -27,7 +28,9 @@ final class AccessLogFormat {
     this.headers = new ArrayList<>();
     boolean requestLine = false;
     boolean user = false;
+    boolean address = false;
     for (FormatPart part : parts) {
+      address |= part.field == 'a';
       requestLine |= part.field == 'r';
       user |= part.field == 'u';
       if (part.header != null) {
@@ -36,6 +39,7 @@ final class AccessLogFormat {
     }
     this.hasRequestLine = requestLine;
     this.logsUser = user;
+    this.logsAddress = address;
   }
 
   /**
@@ -77,7 +81,7 @@ final class AccessLogFormat {
 
   /** Fills {@code into} from {@code line}: null when it fits, else why not. */
   String parse(String line, LoggedRequest into) {
-    into.clear();
+    into.clear(line);
     String host = null;
     String address = null;
     long seconds = LogTime.INVALID;
@@ -103,7 +107,7 @@ final class AccessLogFormat {
           }
           break;
         case 'h':
-          host = LogFields.value(line, pos, end);
+          host = logsAddress ? null : LogFields.value(line, pos, end);
           break;
         case 'a':
           address = LogFields.value(line, pos, end);
@@ -115,16 +119,16 @@ final class AccessLogFormat {
           into.method = hasRequestLine ? into.method : LogFields.value(line, pos, end);
           break;
         case 'U':
-          into.path = hasRequestLine ? into.path : LogFields.path(line.substring(pos, end));
+          into.path = hasRequestLine ? into.path : LogFields.path(line, pos, end);
           break;
         case 'r':
-          String problem = LogFields.requestLine(LogFields.value(line, pos, end), into);
+          String problem = LogFields.requestLine(line, pos, end, into);
           if (problem != null) {
             return problem;
           }
           break;
         case 'i':
-          into.header(part.headerIndex, LogFields.value(line, pos, end));
+          into.header(part.headerIndex, pos, end);
           break;
         default:
           break; // a field no rule reads: status, sizes, times taken...

@@ -78,7 +78,7 @@ final class FormatPart {
         literal.setLength(0);
       } else if (field == 'q' && parts.get(parts.size() - 1).field == 'U') {
         continue; // %U%q, the valve's way to log the target: %U takes both, its path drops the
-                  // query
+        // query
       } else if (!parts.isEmpty()) {
         throw new IllegalArgumentException(
             text + " follows another field with no text between them: a line cannot be cut there");
@@ -136,17 +136,23 @@ final class FormatPart {
       return end;
     }
     if (quoted && next.charAt(0) == '"') {
-      for (int j = pos; j < line.length(); j++) {
-        char c = line.charAt(j);
-        if (c == '\\') {
-          j++; // an escaped character, \" included
-        } else if (c == '"' && line.startsWith(next, j)) {
-          return j;
+      for (int q = line.indexOf('"', pos); q >= 0; q = line.indexOf('"', q + 1)) {
+        if (!escaped(line, pos, q) && line.startsWith(next, q)) {
+          return q;
         }
       }
       return -1;
     }
     return line.indexOf(next, pos);
+  }
+
+  /** Whether the character at {@code at} follows an odd run of backslashes, since {@code from}. */
+  private static boolean escaped(String line, int from, int at) {
+    int i = at;
+    while (i > from && line.charAt(i - 1) == '\\') {
+      i--;
+    }
+    return (at - i) % 2 == 1;
   }
 
   @Override

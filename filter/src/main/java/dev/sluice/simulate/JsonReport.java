@@ -28,14 +28,14 @@ final class JsonReport {
     json.endArray();
     json.name("rules").beginArray();
     for (RuleTally tally : report.replay.tallies()) {
-      rule(json, tally, report.top);
+      rule(json, report, tally);
     }
     json.endArray();
     totals(json, report);
     out.println(json.endObject());
   }
 
-  private static void rule(JsonWriter json, RuleTally tally, int top) {
+  private static void rule(JsonWriter json, ReplayReport report, RuleTally tally) {
     json.beginObject();
     json.name("id").value(tally.rule.id());
     json.name("rule").value(ReplayReport.describe(tally.rule));
@@ -46,7 +46,7 @@ final class JsonReport {
     json.name("wouldDeny").value(tally.denied);
     json.name("wouldDenyPercent").value(ReplayReport.percent(tally.denied, tally.matched));
     json.name("peak");
-    Seen peak = tally.peak();
+    Seen peak = report.replay.peak(tally);
     if (peak == null) {
       json.value((String) null);
     } else {
@@ -56,7 +56,7 @@ final class JsonReport {
       json.endObject();
     }
     json.name("top").beginArray();
-    for (Seen seen : tally.top(top)) {
+    for (Seen seen : report.replay.top(tally, report.top)) {
       json.beginObject();
       json.name("identity").value(seen.identity);
       json.name("wouldDeny").value(seen.denied);

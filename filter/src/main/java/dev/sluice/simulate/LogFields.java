@@ -2,6 +2,10 @@ package dev.sluice.simulate;
 
 /** The values of one log line's fields, as the request carried them. */
 final class LogFields {
+  private static final String[] METHODS = {
+    "GET", "POST", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH"
+  };
+
   private LogFields() {}
 
   /**
@@ -17,43 +21,68 @@ final class LogFields {
   }
 
   /**
-   * Sets the method and path of {@code request} from a request line {@code GET /a?b HTTP/1.1}, or
-   * says why it is none. The path keeps its percent-encoding and drops the query, as {@code
-   * RequestView.path()} wants; an absolute URI ({@code GET http://host/a}) is cut to its path, as a
-   * container routes it.
+   * Sets the method and path of {@code request} from the request line {@code GET /a?b HTTP/1.1} in
+   * {@code line[start, end)}, or says why it is none. The path keeps its percent-encoding and drops
+   * the query, as {@code RequestView.path()} wants; an absolute URI ({@code GET http://host/a}) is
+   * cut to its path, as a container routes it. Cut in place: a replay makes two strings of a
+   * request line at most, and none for a usual method.
    */
-  static String requestLine(String line, LoggedRequest request) {
-    if (line == null) {
+  static String requestLine(String line, int start, int end, LoggedRequest request) {
+    if (end - start == 1 && line.charAt(start) == '-') {
       return "no request line";
     }
-    int space = line.indexOf(' ');
-    if (space <= 0) {
+    if (line.lastIndexOf('\\', end - 1) >= start) {
+      String unescaped = unescape(line.substring(start, end));
+      return split(unescaped, 0, unescaped.length(), request);
+    }
+    return split(line, start, end, request);
+  }
+
+  private static String split(String s, int start, int end, LoggedRequest request) {
+    int space = s.indexOf(' ', start);
+    if (space <= start || space >= end) {
       return "the request line is not METHOD TARGET VERSION";
     }
-    int targetEnd = line.indexOf(' ', space + 1);
-    String target = line.substring(space + 1, targetEnd < 0 ? line.length() : targetEnd);
-    String path = path(target);
+    int targetEnd = s.indexOf(' ', space + 1);
+    targetEnd = targetEnd < 0 || targetEnd > end ? end : targetEnd;
+    String path = path(s, space + 1, targetEnd);
     if (path == null) {
-      return "the request target is no path: " + target;
+      return "the request target is no path: " + s.substring(space + 1, targetEnd);
     }
-    request.method = line.substring(0, space);
+    request.method = method(s, start, space);
     request.path = path;
     return null;
   }
 
-  /** The path of a request target, without its query, or null if it has none. */
-  static String path(String target) {
-    String path = target;
-    int scheme = path.indexOf("://");
-    if (scheme > 0 && path.charAt(0) != '/') {
-      int slash = path.indexOf('/', scheme + 3);
-      path = slash < 0 ? "/" : path.substring(slash);
+  /** The path of the request target {@code s[start, end)}, without its query; null if none. */
+  static String path(String s, int start, int end) {
+    int from = start;
+    if (from < end && s.charAt(from) != '/') {
+      int scheme = s.indexOf("://", from);
+      if (scheme < 0 || scheme >= end) {
+        return null;
+      }
+      int slash = s.indexOf('/', scheme + 3);
+      if (slash < 0 || slash >= end) {
+        return "/";
+      }
+      from = slash;
     }
-    int query = path.indexOf('?');
-    if (query >= 0) {
-      path = path.substring(0, query);
+    if (from >= end) {
+      return null;
     }
-    return path.startsWith("/") ? path : null;
+    int query = s.indexOf('?', from);
+    return s.substring(from, query < 0 || query > end ? end : query);
+  }
+
+  /** The usual methods as constants: no string made, and the rules compare them at once. */
+  private static String method(String s, int start, int end) {
+    for (String method : METHODS) {
+      if (method.length() == end - start && s.startsWith(method, start)) {
+        return method;
+      }
+    }
+    return s.substring(start, end);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.sluice.simulate;
 
 import dev.sluice.core.RequestView;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
@@ -15,10 +16,14 @@ import java.util.TreeSet;
  * not give.
  */
 final class LoggedRequest implements RequestView {
-  /** Lower-case names of the headers the format logs, index for index with {@link #values}. */
+  /** Names of the headers the format logs, index for index with {@link #starts}. */
   private final String[] names;
 
-  private final String[] values;
+  /** Where each header's value is in {@link #line}, or -1 where the line has none. */
+  private final int[] starts;
+
+  private final int[] ends;
+  private String line;
   private final boolean logsUser;
   private final Set<String> notLogged = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
 
@@ -35,21 +40,25 @@ final class LoggedRequest implements RequestView {
     for (int i = 0; i < names.length; i++) {
       names[i] = headerNames.get(i);
     }
-    this.values = new String[names.length];
+    this.starts = new int[names.length];
+    this.ends = new int[names.length];
     this.logsUser = logsUser;
   }
 
-  /** Sets header {@code i} of the format; null when the line logged it as {@code -}. */
-  void header(int i, String value) {
-    values[i] = value;
+  /**
+   * Says that header {@code i} of the format is at {@code [start, end)} of the line: its value is
+   * made only if a rule asks for it (a combined log's user agent seldom is).
+   */
+  void header(int i, int start, int end) {
+    starts[i] = start;
+    ends[i] = end;
   }
 
-  /** Forgets the last line, so a field the next line lacks cannot leak from it. */
-  void clear() {
+  /** Forgets the last line for {@code next}, so a field it lacks cannot leak from the last. */
+  void clear(String next) {
+    line = next;
     method = path = remoteAddress = remoteUser = null;
-    for (int i = 0; i < values.length; i++) {
-      values[i] = null;
-    }
+    Arrays.fill(starts, -1);
   }
 
   @Override
@@ -71,7 +80,7 @@ final class LoggedRequest implements RequestView {
   public String header(String name) {
     for (int i = 0; i < names.length; i++) {
       if (names[i].equalsIgnoreCase(name)) {
-        return values[i];
+        return starts[i] < 0 ? null : LogFields.value(line, starts[i], ends[i]);
       }
     }
     notLogged.add(name);

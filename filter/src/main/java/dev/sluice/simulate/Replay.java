@@ -4,13 +4,16 @@ import dev.sluice.core.Decision;
 import dev.sluice.core.Limiter;
 import dev.sluice.core.Rule;
 import dev.sluice.core.Rules;
+import dev.sluice.simulate.RuleTally.Seen;
 import dev.sluice.store.Clock;
 import dev.sluice.store.MemoryStore;
 import dev.sluice.store.Permit;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Drives the real {@link Limiter} over a {@link MemoryStore} through a log, one {@code decide} per
@@ -38,6 +41,7 @@ final class Replay {
   private final Limiter limiter;
   private final long sweepAbove;
   private final RuleTally[] tallies;
+  private final Map<String, long[]> identities = new HashMap<>();
 
   long lines;
   long denied;
@@ -59,7 +63,7 @@ final class Replay {
     this.sweepAbove = maxKeys / 2;
     this.tallies = new RuleTally[rules.rules().size()];
     for (int i = 0; i < tallies.length; i++) {
-      tallies[i] = new RuleTally(rules.rules().get(i));
+      tallies[i] = new RuleTally(rules.rules().get(i), i);
     }
   }
 
@@ -88,6 +92,16 @@ final class Replay {
 
   RuleTally[] tallies() {
     return tallies;
+  }
+
+  /** The {@code n} identities {@code tally}'s rule would have denied most, most first. */
+  List<Seen> top(RuleTally tally, int n) {
+    return tally.top(identities, n);
+  }
+
+  /** The identity that sent {@code tally}'s rule the most requests in one second, or null. */
+  Seen peak(RuleTally tally) {
+    return tally.peak(identities);
   }
 
   private void skip(String problem) {
@@ -122,6 +136,8 @@ final class Replay {
     }
     boolean shadowDenies = false;
     List<Rule> rules = decision.rules().rules();
+    String identity = null;
+    long[] figures = null;
     for (int i = 0; i < tallies.length; i++) {
       Permit permit = decision.permit(i);
       if (permit == null) {
@@ -130,11 +146,25 @@ final class Replay {
       boolean shadow = rules.get(i).shadow();
       boolean wouldDeny = shadow ? !permit.verdict().allowed() : decision.deniedBy(i);
       shadowDenies |= shadow && wouldDeny;
-      tallies[i].count(permit.identity(), latestSecond, wouldDeny);
+      if (!permit.identity().equals(identity)) {
+        identity = permit.identity();
+        figures = figures(identity);
+      }
+      tallies[i].count(figures, identity, latestSecond, wouldDeny);
     }
     if (shadowDenies) {
       shadowDenied++;
     }
+  }
+
+  /** The figures of {@code identity} for each rule, or null beyond the identities followed. */
+  private long[] figures(String identity) {
+    long[] figures = identities.get(identity);
+    if (figures == null && identities.size() < RuleTally.MAX_IDENTITIES) {
+      figures = new long[tallies.length * RuleTally.STRIDE];
+      identities.put(identity, figures);
+    }
+    return figures;
   }
 
   /** A line that could not be replayed, and why. */

@@ -42,13 +42,13 @@ final class TextReport {
     }
     for (RuleTally tally : replay.tallies()) {
       out.println();
-      rule(tally, report.top, out);
+      rule(report, tally, out);
     }
     out.println();
     totals(report, out);
   }
 
-  private static void rule(RuleTally tally, int top, PrintStream out) {
+  private static void rule(ReplayReport report, RuleTally tally, PrintStream out) {
     out.println(
         "rule "
             + tally.rule.id()
@@ -67,11 +67,11 @@ final class TextReport {
                 + ReplayReport.percent(tally.denied, tally.matched)
                 + "%)"
                 + (tally.rule.shadow() ? "; shadow: live it counts but never denies" : "")));
-    Seen peak = tally.peak();
+    Seen peak = report.replay.peak(tally);
     if (peak != null) {
       out.println(line("peak", count(peak.peak) + " requests in one second, " + peak.identity));
     }
-    List<Seen> limited = tally.top(top);
+    List<Seen> limited = report.replay.top(tally, report.top);
     for (int i = 0; i < limited.size(); i++) {
       Seen seen = limited.get(i);
       String text =

@@ -60,7 +60,7 @@ class ReplayTest {
     RuleTally api = replay.tallies()[0];
     assertThat(api.matched).isEqualTo(6);
     assertThat(api.denied).isEqualTo(2);
-    assertThat(api.top(10))
+    assertThat(replay.top(api, 10))
         .extracting(s -> s.identity + " " + s.denied)
         .containsExactly("key=key-1 2");
     assertThat(replay.denied).isEqualTo(2);
@@ -126,7 +126,9 @@ class ReplayTest {
             + " \"GET /a HTTP/1.1\" \"198.51.100.2\"\n";
     Replay replay = replay(yaml, "%a %t \"%r\" \"%{X-Forwarded-For}i\"", log);
     RuleTally perIp = replay.tallies()[0];
-    assertThat(perIp.top(10)).extracting(s -> s.identity).containsExactly("ip=198.51.100.1");
+    assertThat(replay.top(perIp, 10))
+        .extracting(s -> s.identity)
+        .containsExactly("ip=198.51.100.1");
     assertThat(perIp.identities()).as("198.51.100.1, .2 and the untrusted peer").isEqualTo(3);
   }
 
