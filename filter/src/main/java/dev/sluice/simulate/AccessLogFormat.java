@@ -2,6 +2,7 @@ package dev.sluice.simulate;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * An access log's line layout, from a format name or a pattern of Tomcat's {@code AccessLogValve}
@@ -74,9 +75,12 @@ final class AccessLogFormat {
     return name;
   }
 
-  /** A request to fill with {@link #parse}, knowing which headers this format logs. */
-  LoggedRequest newRequest() {
-    return new LoggedRequest(headers, logsUser);
+  /**
+   * A request to fill with {@link #parse}, knowing which headers this format logs; it notes in
+   * {@code notLogged} what is asked of it that the log does not carry.
+   */
+  LoggedRequest newRequest(Set<String> notLogged) {
+    return new LoggedRequest(headers, logsUser, notLogged);
   }
 
   /** Fills {@code into} from {@code line}: null when it fits, else why not. */

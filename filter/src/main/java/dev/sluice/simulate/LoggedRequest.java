@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * One log line as the limiter sees a request. One instance is filled anew for every line (the
@@ -25,7 +24,7 @@ final class LoggedRequest implements RequestView {
   private final int[] ends;
   private String line;
   private final boolean logsUser;
-  private final Set<String> notLogged = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+  private final Set<String> notLogged;
 
   String method;
   String path;
@@ -35,7 +34,7 @@ final class LoggedRequest implements RequestView {
   /** The line's time, seconds since the epoch. */
   long epochSecond;
 
-  LoggedRequest(List<String> headerNames, boolean logsUser) {
+  LoggedRequest(List<String> headerNames, boolean logsUser, Set<String> notLogged) {
     this.names = new String[headerNames.size()];
     for (int i = 0; i < names.length; i++) {
       names[i] = headerNames.get(i);
@@ -43,6 +42,7 @@ final class LoggedRequest implements RequestView {
     this.starts = new int[names.length];
     this.ends = new int[names.length];
     this.logsUser = logsUser;
+    this.notLogged = notLogged;
   }
 
   /**
@@ -103,10 +103,5 @@ final class LoggedRequest implements RequestView {
       notLogged.add("remote user (%u)");
     }
     return remoteUser;
-  }
-
-  /** What the rules asked of requests that the log does not carry, e.g. {@code X-API-Key}. */
-  Set<String> notLogged() {
-    return notLogged;
   }
 }

@@ -10,10 +10,13 @@ import dev.sluice.store.MemoryStore;
 import dev.sluice.store.Permit;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Drives the real {@link Limiter} over a {@link MemoryStore} through a log, one {@code decide} per
@@ -53,6 +56,7 @@ final class Replay {
   long skipped;
   final List<Skip> skips = new ArrayList<>();
   long nanos;
+  private long decided;
   private long sweptAt;
 
   Replay(Rules rules, long maxKeys, AccessLogFormat format) {
@@ -67,27 +71,43 @@ final class Replay {
     }
   }
 
-  /** Replays every line of {@code log}; the request it returns tells what the log lacked. */
-  LoggedRequest run(BufferedReader log) throws IOException {
+  /**
+   * Replays every line of {@code log}, read and parsed on a thread of its own ({@link LogFeed});
+   * returns what the rules asked of requests that the log does not carry.
+   */
+  Set<String> run(BufferedReader log) throws IOException {
     long start = System.nanoTime();
-    LoggedRequest request = format.newRequest();
-    String line;
-    while ((line = log.readLine()) != null) {
-      lines++;
-      String problem = format.parse(line, request);
-      if (problem != null) {
-        skip(problem);
-        continue;
+    Set<String> notLogged = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+    try (LogFeed feed = new LogFeed(log, format, notLogged)) {
+      for (LogFeed.Batch batch = feed.next(); ; batch = feed.next()) {
+        for (int i = 0; i < batch.size; i++) {
+          replay(batch.requests[i]);
+        }
+        if (batch.last) {
+          break;
+        }
+        feed.recycle(batch);
       }
-      advanceTo(request.epochSecond);
-      Decision decision = limiter.decide(request);
-      if (decision != Decision.UNLIMITED) {
-        tally(decision);
-      }
+      lines = feed.lines;
+      skipped = feed.skipped;
+      skips.addAll(feed.skips);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("replay interrupted");
+    } finally {
+      store.close();
     }
     nanos = System.nanoTime() - start;
-    store.close();
-    return request;
+    return notLogged;
+  }
+
+  private void replay(LoggedRequest request) {
+    decided++;
+    advanceTo(request.epochSecond);
+    Decision decision = limiter.decide(request);
+    if (decision != Decision.UNLIMITED) {
+      tally(decision);
+    }
   }
 
   RuleTally[] tallies() {
@@ -104,13 +124,6 @@ final class Replay {
     return tally.peak(identities);
   }
 
-  private void skip(String problem) {
-    skipped++;
-    if (skips.size() < SKIPS_SHOWN) {
-      skips.add(new Skip(lines, problem));
-    }
-  }
-
   private void advanceTo(long second) {
     if (firstSecond == Long.MIN_VALUE) {
       firstSecond = second;
@@ -121,11 +134,11 @@ final class Replay {
     } else if (second > latestSecond) {
       latestSecond = second;
       clock.micros = second * 1_000_000;
-      long sinceSweep = lines - sweptAt;
+      long sinceSweep = decided - sweptAt;
       if (sinceSweep >= SWEEP_EVERY_LINES
           || (sinceSweep >= SWEEP_NEAR_BUDGET_EVERY_LINES && store.keyCount() > sweepAbove)) {
         store.sweep();
-        sweptAt = lines;
+        sweptAt = decided;
       }
     }
   }

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Paths;
+import java.util.Set;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -71,9 +72,9 @@ public final class Simulate {
       return 1;
     }
     Replay replay = new Replay(config.rules(), config.store().maxKeys(), format);
-    LoggedRequest request;
+    Set<String> notLogged;
     try (BufferedReader log = open(options.log)) {
-      request = replay.run(log);
+      notLogged = replay.run(log);
     } catch (IOException | InvalidPathException e) {
       err.println(options.log + ": cannot read: " + e);
       return 2;
@@ -87,7 +88,7 @@ public final class Simulate {
             config.enabled(),
             options.top,
             replay,
-            request.notLogged());
+            notLogged);
     if (options.json) {
       JsonReport.print(report, out);
     } else {

@@ -1,6 +1,7 @@
 package dev.sluice.simulate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.config.ConfigParser;
 import dev.sluice.config.InvalidConfigException;
@@ -12,6 +13,7 @@ import dev.sluice.store.ManualClock;
 import dev.sluice.store.MemoryStore;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.Reader;
 import java.io.StringReader;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -20,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -139,11 +142,38 @@ class ReplayTest {
             + "  - { id: u, match: { path: /** }, key: [user, header:X-Tenant], limit: 1, window:"
             + " 1m }\n";
     Replay replay = new Replay(rules(yaml), 10, AccessLogFormat.of("%h %t \"%r\""));
-    LoggedRequest request =
+    Set<String> notLogged =
         replay.run(
             new BufferedReader(new StringReader("10.0.0.1 " + at(1) + " \"GET / HTTP/1.1\"\n")));
-    assertThat(request.notLogged()).containsExactly("remote user (%u)");
+    assertThat(notLogged).containsExactly("remote user (%u)");
     assertThat(replay.tallies()[0].matched).isZero();
+  }
+
+  @Test
+  void aLogThatFailsToReadMidwayFailsTheReplayInsteadOfEndingIt() throws Exception {
+    String yaml = "rules:\n  - { id: a, match: { path: /** }, key: ip, limit: 1, window: 1m }\n";
+    Reader failing =
+        new Reader() {
+          private final Reader lines =
+              new StringReader("10.0.0.1 " + at(1) + " \"GET / HTTP/1.1\"\n".repeat(3000));
+
+          @Override
+          public int read(char[] into, int at, int length) throws IOException {
+            int read = lines.read(into, at, length);
+            if (read < 0) {
+              throw new IOException("disk gone");
+            }
+            return read;
+          }
+
+          @Override
+          public void close() {}
+        };
+    Replay replay =
+        new Replay(rules(yaml), MemoryStore.DEFAULT_MAX_KEYS, AccessLogFormat.of("%h %t \"%r\""));
+    assertThatThrownBy(() -> replay.run(new BufferedReader(failing, 4096)))
+        .isInstanceOf(IOException.class)
+        .hasMessage("disk gone");
   }
 
   /**
