@@ -49,16 +49,21 @@ class ReplayTest {
     return String.format(T, second);
   }
 
+  /** A line {@code <peer> [<time>] "GET <path> HTTP/1.1"<rest>}, the second given of 13:55. */
+  private static String get(String peer, int second, String path, String rest) {
+    return peer + " " + at(second) + " \"GET " + path + " HTTP/1.1\"" + rest + "\n";
+  }
+
   @Test
   void anApiKeyHeaderInTheLogIsTheIdentityAndALineWithoutOneIsNotCounted() throws Exception {
     String yaml =
         "rules:\n  - { id: api, match: { path: /api/** }, key: api_key, limit: 3, window: 1m }\n";
     StringBuilder log = new StringBuilder();
     for (int i = 0; i < 5; i++) {
-      log.append("10.0.0.1 " + at(i) + " \"GET /api/a HTTP/1.1\" 200 \"key-1\"\n");
+      log.append(get("10.0.0.1", i, "/api/a", " 200 \"key-1\""));
     }
-    log.append("10.0.0.1 " + at(6) + " \"GET /api/a HTTP/1.1\" 200 \"key-2\"\n");
-    log.append("10.0.0.1 " + at(7) + " \"GET /api/a HTTP/1.1\" 401 \"-\"\n");
+    log.append(get("10.0.0.1", 6, "/api/a", " 200 \"key-2\""));
+    log.append(get("10.0.0.1", 7, "/api/a", " 401 \"-\""));
     Replay replay = replay(yaml, "%a %t \"%r\" %s \"%{X-API-Key}i\"", log.toString());
     RuleTally api = replay.tallies()[0];
     assertThat(api.matched).isEqualTo(6);
@@ -76,15 +81,7 @@ class ReplayTest {
             + "  - { id: trial, match: { path: /** }, key: ip, limit: 2, window: 1m, shadow: true"
             + " }\n";
     String log =
-        "10.0.0.1 "
-            + at(1)
-            + " \"GET /a HTTP/1.1\"\n"
-            + "10.0.0.1 "
-            + at(2)
-            + " \"GET /a HTTP/1.1\"\n"
-            + "10.0.0.1 "
-            + at(3)
-            + " \"GET /a HTTP/1.1\"\n";
+        get("10.0.0.1", 1, "/a", "") + get("10.0.0.1", 2, "/a", "") + get("10.0.0.1", 3, "/a", "");
     Replay replay = replay(yaml, "%h %t \"%r\"", log);
     assertThat(replay.tallies()[0].denied).isEqualTo(1);
     assertThat(replay.denied).isZero();
@@ -100,7 +97,7 @@ class ReplayTest {
     String[] paths = {"/login", "/login", "/login", "/a", "/b"};
     StringBuilder log = new StringBuilder();
     for (int i = 0; i < paths.length; i++) {
-      log.append("10.0.0.1 " + at(i) + " \"GET " + paths[i] + " HTTP/1.1\"\n");
+      log.append(get("10.0.0.1", i, paths[i], ""));
     }
     Replay replay = replay(yaml, "%h %t \"%r\"", log.toString());
     // The third /login is denied by login and so not counted by per-ip: /a is allowed, /b is not.
@@ -115,18 +112,10 @@ class ReplayTest {
         "client_ip: { trusted_proxies: [10.0.0.0/8] }\n"
             + "rules:\n  - { id: per-ip, match: { path: /** }, key: ip, limit: 1, window: 1m }\n";
     String log =
-        "10.0.0.5 "
-            + at(1)
-            + " \"GET /a HTTP/1.1\" \"198.51.100.1\"\n"
-            + "10.0.0.6 "
-            + at(2)
-            + " \"GET /a HTTP/1.1\" \"198.51.100.1, 10.0.0.5\"\n"
-            + "10.0.0.5 "
-            + at(3)
-            + " \"GET /a HTTP/1.1\" \"198.51.100.2\"\n"
-            + "203.0.113.9 "
-            + at(4)
-            + " \"GET /a HTTP/1.1\" \"198.51.100.2\"\n";
+        get("10.0.0.5", 1, "/a", " \"198.51.100.1\"")
+            + get("10.0.0.6", 2, "/a", " \"198.51.100.1, 10.0.0.5\"")
+            + get("10.0.0.5", 3, "/a", " \"198.51.100.2\"")
+            + get("203.0.113.9", 4, "/a", " \"198.51.100.2\"");
     Replay replay = replay(yaml, "%a %t \"%r\" \"%{X-Forwarded-For}i\"", log);
     RuleTally perIp = replay.tallies()[0];
     assertThat(replay.top(perIp, 10))
@@ -143,8 +132,7 @@ class ReplayTest {
             + " 1m }\n";
     Replay replay = new Replay(rules(yaml), 10, AccessLogFormat.of("%h %t \"%r\""));
     Set<String> notLogged =
-        replay.run(
-            new BufferedReader(new StringReader("10.0.0.1 " + at(1) + " \"GET / HTTP/1.1\"\n")));
+        replay.run(new BufferedReader(new StringReader(get("10.0.0.1", 1, "/", ""))));
     assertThat(notLogged).containsExactly("remote user (%u)");
     assertThat(replay.tallies()[0].matched).isZero();
   }
@@ -154,8 +142,7 @@ class ReplayTest {
     String yaml = "rules:\n  - { id: a, match: { path: /** }, key: ip, limit: 1, window: 1m }\n";
     Reader failing =
         new Reader() {
-          private final Reader lines =
-              new StringReader("10.0.0.1 " + at(1) + " \"GET / HTTP/1.1\"\n".repeat(3000));
+          private final Reader lines = new StringReader(get("10.0.0.1", 1, "/", "").repeat(3000));
 
           @Override
           public int read(char[] into, int at, int length) throws IOException {

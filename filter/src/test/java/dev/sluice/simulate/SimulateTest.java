@@ -10,6 +10,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,6 +52,14 @@ class SimulateTest {
     return Simulate.run("simulate", args, print(out), print(err));
   }
 
+  /** Replays {@code log} through {@code rules}, with {@code more} options. */
+  int replay(Path rules, Path log, String... more) {
+    List<String> args =
+        new ArrayList<>(List.of("--rules", rules.toString(), "--log", log.toString()));
+    args.addAll(List.of(more));
+    return run(args.toArray(new String[0]));
+  }
+
   private static PrintStream print(OutputStream to) {
     return new PrintStream(to, true, StandardCharsets.UTF_8);
   }
@@ -70,8 +80,7 @@ class SimulateTest {
   void sevenLoginsInAMinuteUnderALimitOfFiveAreTwoWouldBe429s() throws IOException {
     Path rules = write("ratelimit.yaml", LOGIN_RULES);
     Path log = write("access.log", LOGINS);
-    assertThat(run("--rules", rules.toString(), "--log", log.toString(), "--format", "common"))
-        .isZero();
+    assertThat(replay(rules, log, "--format", "common")).isZero();
     assertThat(out())
         .isEqualTo(
             "Replayed "
@@ -132,8 +141,7 @@ class SimulateTest {
     try (OutputStream gz = new GZIPOutputStream(Files.newOutputStream(log))) {
       gz.write(LOGINS.getBytes(StandardCharsets.UTF_8));
     }
-    assertThat(run("--rules", rules.toString(), "--log", log.toString(), "--format", "common"))
-        .isZero();
+    assertThat(replay(rules, log, "--format", "common")).isZero();
     assertThat(out()).contains("  would-be 429s   2 (22.2%)\n");
   }
 
@@ -147,9 +155,7 @@ class SimulateTest {
     ByteArrayOutputStream checked = new ByteArrayOutputStream();
     int checkCode =
         Check.run("simulate", new String[] {rules.toString()}, print(out), print(checked));
-    assertThat(run("--rules", rules.toString(), "--log", log.toString()))
-        .isEqualTo(1)
-        .isEqualTo(checkCode);
+    assertThat(replay(rules, log)).isEqualTo(1).isEqualTo(checkCode);
     assertThat(err).hasToString(checked.toString(StandardCharsets.UTF_8));
     assertThat(err()).startsWith(rules + ":2:").endsWith("1 error in " + rules + "\n");
   }
@@ -158,7 +164,7 @@ class SimulateTest {
   void fileErrorsAndUsageErrorsExitTwo() throws IOException {
     Path rules = write("ratelimit.yaml", LOGIN_RULES);
     Path missing = dir.resolve("absent.log");
-    assertThat(run("--rules", rules.toString(), "--log", missing.toString())).isEqualTo(2);
+    assertThat(replay(rules, missing)).isEqualTo(2);
     assertThat(err()).startsWith(missing + ": cannot read: ");
 
     String usage =
@@ -193,7 +199,7 @@ class SimulateTest {
   void aLogOfWhichNoLineFitsTheFormatExitsOneSayingWhy() throws IOException {
     Path rules = write("ratelimit.yaml", LOGIN_RULES);
     Path log = write("access.log", "{\"json\": \"lines\"}\n{\"json\": \"lines\"}\n");
-    assertThat(run("--rules", rules.toString(), "--log", log.toString())).isEqualTo(1);
+    assertThat(replay(rules, log)).isEqualTo(1);
     assertThat(err())
         .isEqualTo(log + ": no line fits the format combined (line 1: no %l at column 10)\n");
     assertThat(out()).contains("  lines           2 read, 0 replayed, 2 skipped");
@@ -209,8 +215,7 @@ class SimulateTest {
                 + "rules:\n"
                 + "  - { id: api, match: { path: /** }, key: api_key, limit: 5, window: 1m }\n");
     Path log = write("access.log", LOGINS);
-    assertThat(run("--rules", rules.toString(), "--log", log.toString(), "--format", "common"))
-        .isZero();
+    assertThat(replay(rules, log, "--format", "common")).isZero();
     assertThat(out())
         .contains(
             "store: the file says redis; replayed in memory as one JVM (fleet size 1)\n"

@@ -1,5 +1,6 @@
 package dev.sluice.bench.simulate;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.sluice.simulate.Simulate;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -8,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.Writer;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +28,9 @@ import java.util.SplittableRandom;
  * IPv4 addresses, a handful of paths with {@code POST /login}, a day of time at about 64 lines a
  * second. Then, in each round, a baseline that only reads and splits the lines (the same reader and
  * buffer size as the replay, three substrings a line) and the replay itself, through {@link
- * Simulate#run} as {@code java -jar sluice-agent.jar simulate} runs it; prints both, their lines/s
- * and the ratio, and the last replay's report.
+ * Simulate#run} as {@code java -jar sluice-agent.jar simulate} runs it; prints both, their lines/s,
+ * the CPU the process spent on each (the wall clock means little on a machine shared with other
+ * work, so the load average is printed too) and the ratio, then the last replay's report.
  *
  * <p>Options ({@code --name=value}): {@code dir} (target/simulate), {@code mb} (size of the log,
  * 1024), {@code rounds} (2), {@code regenerate} (false: a log of the right size is reused).
@@ -97,13 +100,18 @@ public final class SimulateLoad {
           lines,
           (System.nanoTime() - start) / 1e9);
     }
+    OperatingSystemMXBean os = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
     String report = "";
     for (int round = 1; round <= rounds; round++) {
+      double load = os.getSystemLoadAverage();
       long start = System.nanoTime();
+      long cpu = os.getProcessCpuTime();
       long lines = readAndSplit(log);
       double baseline = (System.nanoTime() - start) / 1e9;
+      double baselineCpu = (os.getProcessCpuTime() - cpu) / 1e9;
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       start = System.nanoTime();
+      cpu = os.getProcessCpuTime();
       int code =
           Simulate.run(
               "simulate",
@@ -111,16 +119,20 @@ public final class SimulateLoad {
               new PrintStream(out, true, StandardCharsets.UTF_8),
               System.err);
       double replay = (System.nanoTime() - start) / 1e9;
+      double replayCpu = (os.getProcessCpuTime() - cpu) / 1e9;
       report = out.toString(StandardCharsets.UTF_8);
       System.out.printf(
           Locale.ROOT,
-          "round %d: baseline (read + split) %.1f s, %,.0f lines/s; replay %.1f s, %,.0f lines/s"
-              + " (exit %d); replay / baseline %.2f%n",
+          "round %d (load average %.1f): baseline (read + split) %.1f s, %,.0f lines/s, cpu %.1f s;"
+              + " replay %.1f s, %,.0f lines/s, cpu %.1f s (exit %d); replay / baseline %.2f%n",
           round,
+          load,
           baseline,
           lines / baseline,
+          baselineCpu,
           replay,
           lines / replay,
+          replayCpu,
           code,
           replay / baseline);
     }
