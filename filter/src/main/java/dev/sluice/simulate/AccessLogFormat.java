@@ -21,6 +21,8 @@ final class AccessLogFormat {
   private final boolean hasRequestLine;
   private final boolean logsUser;
   private final boolean logsAddress;
+
+  /** A cache of the last second parsed: {@link #parse} runs on one thread at a time. */
   private final LogTime time = new LogTime();
 
   private AccessLogFormat(String name, List<FormatPart> parts) {
