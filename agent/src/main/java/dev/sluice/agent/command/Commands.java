@@ -1,6 +1,7 @@
 package dev.sluice.agent.command;
 
 import dev.sluice.config.Check;
+import dev.sluice.simulate.Simulate;
 import java.io.File;
 import java.io.PrintStream;
 import java.util.Arrays;
@@ -8,8 +9,11 @@ import net.bytebuddy.agent.ByteBuddyAgent;
 
 /**
  * {@code java -jar sluice-agent.jar check <ratelimit.yaml>} validates a file exactly as the agent
- * and the Filter would read it; {@code attach <pid> [config=<path>]} loads the agent into a running
- * JVM. Exit codes: 0 done, 1 invalid file or failed attach, 2 usage or unreadable file.
+ * and the Filter would read it; {@code simulate --rules <ratelimit.yaml> --log <access.log>}
+ * replays an access log through those rules and reports what they would have denied
+ * (docs/simulate.md); {@code attach <pid> [config=<path>]} loads the agent into a running JVM. Exit
+ * codes: 0 done, 1 invalid file, failed attach or a log no line of which fits its format, 2 usage
+ * or unreadable file.
  */
 public final class Commands {
   private static final String JAR = "java -jar sluice-agent.jar";
@@ -26,10 +30,18 @@ public final class Commands {
     if ("check".equals(command)) {
       return Check.run(JAR + " check", rest, out, err);
     }
+    if ("simulate".equals(command)) {
+      return Simulate.run(JAR + " simulate", rest, out, err);
+    }
     if ("attach".equals(command) && (rest.length == 1 || rest.length == 2)) {
       return attach(agentJar, rest[0], rest.length == 2 ? rest[1] : null, out, err);
     }
     err.println("usage: " + JAR + " check <ratelimit.yaml>");
+    err.println(
+        "       "
+            + JAR
+            + " simulate --rules <ratelimit.yaml> --log <access.log> [--format F] [--json]"
+            + " [--top N]");
     err.println("       " + JAR + " attach <pid> [config=<path to ratelimit.yaml>]");
     return 2;
   }

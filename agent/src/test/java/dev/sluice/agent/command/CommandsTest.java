@@ -16,6 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 class CommandsTest {
   private static final String USAGE =
       "usage: java -jar sluice-agent.jar check <ratelimit.yaml>\n"
+          + "       java -jar sluice-agent.jar simulate --rules <ratelimit.yaml> --log <access.log>"
+          + " [--format F] [--json] [--top N]\n"
           + "       java -jar sluice-agent.jar attach <pid> [config=<path to ratelimit.yaml>]\n";
 
   @TempDir Path dir;
@@ -101,5 +103,54 @@ class CommandsTest {
     assertThat(err()).isEqualTo("attach: the process id must be a number, got \"abc\"\n");
     assertThat(run("attach", "-1", "config=a.yaml")).isEqualTo(2);
     assertThat(out()).isEmpty();
+  }
+
+  @Test
+  void simulateReplaysALogThroughTheRules() throws IOException {
+    Path rules =
+        write("rules:\n  - { id: a, match: { path: /a }, key: ip, limit: 1, window: 1m }\n");
+    Path log =
+        Files.writeString(
+            dir.resolve("access.log"),
+            "10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] \"GET /a HTTP/1.1\" 200 1\n"
+                + "10.0.0.1 - - [10/Oct/2000:13:55:37 -0700] \"GET /a HTTP/1.1\" 200 1\n");
+    assertThat(
+            run(
+                "simulate",
+                "--rules",
+                rules.toString(),
+                "--log",
+                log.toString(),
+                "--format",
+                "common"))
+        .isZero();
+    assertThat(out())
+        .contains("\nrule a: 1/1m sliding_window, /a, by ip\n")
+        .contains("  would-be 429s   1 (50.0%)\n");
+    assertThat(err()).isEmpty();
+  }
+
+  @Test
+  void simulateWithInvalidRulesSaysWhereAsCheckDoesAndExitsOne() throws IOException {
+    Path rules =
+        write("rules:\n  - { id: a, match: { path: /a }, key: ip, limit: 0, window: 1m }\n");
+    assertThat(run("simulate", "--rules", rules.toString(), "--log", "access.log")).isEqualTo(1);
+    assertThat(err()).startsWith(rules + ":2:").endsWith("1 error in " + rules + "\n");
+    assertThat(out()).isEmpty();
+  }
+
+  @Test
+  void simulateWithoutALogNamesTheAgentJarInItsUsageAndExitsTwo() {
+    assertThat(run("simulate", "--rules", "ratelimit.yaml")).isEqualTo(2);
+    assertThat(err())
+        .isEqualTo(
+            "java -jar sluice-agent.jar simulate: --rules and --log are required\n"
+                + "usage: java -jar sluice-agent.jar simulate --rules <ratelimit.yaml>"
+                + " --log <access.log|access.log.gz|-> [--format combined|common|tomcat|"
+                + "'<AccessLogValve pattern>'] [--json] [--top N]\n");
+    err.reset();
+    assertThat(run("simulate", "--rules", "ratelimit.yaml", "--log", "a.log", "--format", "w3c"))
+        .isEqualTo(2);
+    assertThat(err()).startsWith("java -jar sluice-agent.jar simulate: unknown format \"w3c\"");
   }
 }
