@@ -1,6 +1,7 @@
 package dev.sluice.agent.command;
 
 import dev.sluice.config.Check;
+import dev.sluice.publish.Publish;
 import java.io.File;
 import java.io.PrintStream;
 import java.util.Arrays;
@@ -8,8 +9,11 @@ import net.bytebuddy.agent.ByteBuddyAgent;
 
 /**
  * {@code java -jar sluice-agent.jar check <ratelimit.yaml>} validates a file exactly as the agent
- * and the Filter would read it; {@code attach <pid> [config=<path>]} loads the agent into a running
- * JVM. Exit codes: 0 done, 1 invalid file or failed attach, 2 usage or unreadable file.
+ * and the Filter would read it; {@code push}, {@code history} and {@code rollback} publish a file
+ * in Redis for every JVM whose own file says {@code rules_from: redis} (docs/publishing.md); {@code
+ * attach <pid> [config=<path>]} loads the agent into a running JVM. Exit codes: 0 done, 1 invalid
+ * file, a version Redis does not keep or failed attach, 2 usage or unreadable file, 3 Redis could
+ * not be reached.
  */
 public final class Commands {
   private static final String JAR = "java -jar sluice-agent.jar";
@@ -26,10 +30,16 @@ public final class Commands {
     if ("check".equals(command)) {
       return Check.run(JAR + " check", rest, out, err);
     }
+    if (Publish.handles(command)) {
+      return Publish.run(JAR, command, rest, out, err);
+    }
     if ("attach".equals(command) && (rest.length == 1 || rest.length == 2)) {
       return attach(agentJar, rest[0], rest.length == 2 ? rest[1] : null, out, err);
     }
     err.println("usage: " + JAR + " check <ratelimit.yaml>");
+    for (String line : Publish.usage(JAR)) {
+      err.println("       " + line);
+    }
     err.println("       " + JAR + " attach <pid> [config=<path to ratelimit.yaml>]");
     return 2;
   }
@@ -54,9 +64,7 @@ public final class Commands {
       return 1;
     }
     out.println(
-        "Sluice agent loaded into process "
-            + pid
-            + "; its log says which rules are in force");
+        "Sluice agent loaded into process " + pid + "; its log says which rules are in force");
     return 0;
   }
 }
