@@ -4,7 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * The versions of ratelimit.yaml published in Redis for a whole fleet: {@code push} and {@code
@@ -50,7 +52,7 @@ public final class PublishedRules implements AutoCloseable {
 
   /** The current version's number; 0 when none was ever published (or Redis lost them). */
   public long current() {
-    String current = redis.get(tag + ":current");
+    String current = reading(() -> redis.get(tag + ":current"));
     if (current == null) {
       return 0;
     }
@@ -64,7 +66,8 @@ public final class PublishedRules implements AutoCloseable {
 
   /** Version {@code number} with its content; null when Redis does not keep it (or its content). */
   public PublishedVersion read(long number) {
-    PublishedVersion version = PublishedVersion.of(number, redis.hmget(versionKey(number), FIELDS));
+    PublishedVersion version =
+        PublishedVersion.of(number, reading(() -> redis.hmget(versionKey(number), FIELDS)));
     return version == null || version.content() == null ? null : version;
   }
 
@@ -72,7 +75,7 @@ public final class PublishedRules implements AutoCloseable {
   public List<PublishedVersion> history() {
     byte[][] fields = Arrays.copyOf(FIELDS, FIELDS.length - 1);
     List<PublishedVersion> versions = new ArrayList<>();
-    for (String number : redis.lrange(tag + ":history", 0, -1)) {
+    for (String number : reading(() -> redis.lrange(tag + ":history", 0, -1))) {
       long n = Long.parseLong(number);
       PublishedVersion version = PublishedVersion.of(n, redis.hmget(versionKey(n), fields));
       if (version != null) {
@@ -108,6 +111,19 @@ public final class PublishedRules implements AutoCloseable {
                 Long.toString(rollbackOf),
                 Integer.toString(KEPT))));
     return (Long) PUBLISH.runBinary(redis, keys, args);
+  }
+
+  /**
+   * {@code read}, once more on a new connection if its connection failed: a read changes nothing,
+   * and a connection that Redis closed while it was idle (a restart, a failover) fails only when it
+   * is used next. Publishing is never tried twice.
+   */
+  private static <T> T reading(Supplier<T> read) {
+    try {
+      return read.get();
+    } catch (JedisConnectionException e) {
+      return read.get();
+    }
   }
 
   private byte[] versionKey(long number) {
