@@ -109,7 +109,7 @@ public final class Publish {
           return rollback(name, rules, options.positional().get(0), message, out, err);
       }
     } catch (RuntimeException e) {
-      err.println(name + ": cannot publish in " + target + ": " + e);
+      err.println(name + ": cannot use " + target + ": " + e);
       return REDIS_FAILED;
     }
   }

@@ -97,8 +97,7 @@ class PublishTest {
     String redis = nowhere();
     assertThat(run("push", file.toString(), "--redis", redis)).isEqualTo(3);
     assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("OK " + file + ": 1 rules");
-    assertThat(err())
-        .startsWith("sluice push: cannot publish in redis " + redis.substring(8) + ": ");
+    assertThat(err()).startsWith("sluice push: cannot use redis " + redis.substring(8) + ": ");
   }
 
   @Test
