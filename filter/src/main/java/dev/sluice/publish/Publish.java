@@ -23,25 +23,23 @@ public final class Publish {
   static final int USAGE = 2;
   static final int REDIS_FAILED = 3;
 
-  /** One of the commands: its name, what it takes in order and its own options. */
+  /** One of the commands: its name, how many arguments it takes, its usage, its own options. */
   private enum Command {
-    PUSH("push", "<ratelimit.yaml> <redis> [--message <text>]", "message"),
-    HISTORY("history", "<redis>"),
-    ROLLBACK("rollback", "<version> <redis> [--message <text>]", "message");
+    PUSH("push", 1, "<ratelimit.yaml> <redis> [--message <text>]", "message"),
+    HISTORY("history", 0, "<redis>"),
+    ROLLBACK("rollback", 1, "<version> <redis> [--message <text>]", "message");
 
     final String name;
+    final int arguments;
     final String usage;
     final String[] options;
 
-    Command(String name, String usage, String... own) {
+    Command(String name, int arguments, String usage, String... own) {
       this.name = name;
+      this.arguments = arguments;
       this.usage = usage;
       this.options = Arrays.copyOf(Target.OPTIONS, Target.OPTIONS.length + own.length);
       System.arraycopy(own, 0, options, Target.OPTIONS.length, own.length);
-    }
-
-    int arguments() {
-      return this == HISTORY ? 0 : 1;
     }
   }
 
@@ -74,9 +72,9 @@ public final class Publish {
     Target target;
     try {
       options = Options.parse(args, c.options);
-      if (options.positional().size() != c.arguments()) {
+      if (options.positional().size() != c.arguments) {
         throw new IllegalArgumentException(
-            c.arguments() == 0 ? "takes no arguments but options" : "takes one argument");
+            c.arguments == 0 ? "takes no arguments but options" : "takes one argument");
       }
       target = Target.of(options, name, err);
     } catch (IllegalArgumentException e) {

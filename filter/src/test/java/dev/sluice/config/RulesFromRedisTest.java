@@ -29,16 +29,19 @@ class RulesFromRedisTest {
     }
   }
 
-  @Test
-  void withoutRedisTheLocalRulesAreInForceAndTheProblemIsReportedOnce() throws Exception {
-    Path file = dir.resolve("ratelimit.yaml");
-    Files.writeString(
-        file,
+  private Path writeLocal() throws Exception {
+    return Files.writeString(
+        dir.resolve("ratelimit.yaml"),
         "rules_from: redis\n"
             + "store: { type: redis, redis: { url: redis://127.0.0.1:"
             + closedPort()
             + " } }\n"
             + "rules: [{ id: a, match: { path: /a }, key: ip, limit: 1, window: 1m }]\n");
+  }
+
+  @Test
+  void withoutRedisTheLocalRulesAreInForceAndTheProblemIsReportedOnce() throws Exception {
+    Path file = writeLocal();
     try (LogCapture log = LogCapture.of("dev.sluice.config");
         LiveLimiter live =
             LiveLimiter.manual(
@@ -56,6 +59,19 @@ class RulesFromRedisTest {
           .startsWith("Sluice cannot read the rules published in redis 127.0.0.1:")
           .endsWith("; the rules of " + file + " stay in force");
       assertThat(log.messages()).filteredOn(m -> m.contains("cannot read")).hasSize(1);
+    }
+  }
+
+  /** Only a start without valid rules is refused: the local file's are valid. */
+  @Test
+  void refuseStartStartsOnTheLocalRulesWithoutRedis() throws Exception {
+    try (LiveLimiter live =
+        LiveLimiter.start(
+            ConfigSource.of(writeLocal().toString(), null),
+            OnInvalidConfig.REFUSE_START,
+            "refuse-start-without-redis")) {
+      assertThat(live.limiter().decide(TestRequest.get("/a")).allowed()).isTrue();
+      assertThat(live.limiter().decide(TestRequest.get("/a")).allowed()).isFalse();
     }
   }
 }

@@ -86,6 +86,11 @@ class RulesFromRedisIT {
     return Files.move(next, file, StandardCopyOption.ATOMIC_MOVE);
   }
 
+  /** The local file: rules from Redis, and a rule of its own until a version is published. */
+  private Path followingRedis() throws Exception {
+    return local("rules_from: redis\n" + store() + LOCAL_RULE);
+  }
+
   private LiveLimiter follow(Path file) {
     return LiveLimiter.manual(
         ConfigSource.of(file.toString(), null), clock, s -> new MemoryStore(clock, 1_000, 1_000));
@@ -111,7 +116,7 @@ class RulesFromRedisIT {
 
   @Test
   void withNothingPublishedTheLocalRulesAreInForceAndTheLogSaysSo() throws Exception {
-    Path file = local("rules_from: redis\n" + store() + LOCAL_RULE);
+    Path file = followingRedis();
     try (LiveLimiter live = follow(file)) {
       live.reload();
       assertThat(limits(live, "/local")).isTrue();
@@ -135,7 +140,7 @@ class RulesFromRedisIT {
 
   @Test
   void aPushIsInForceAtTheNextPollUnderTheLocalStore() throws Exception {
-    Path file = local("rules_from: redis\n" + store() + LOCAL_RULE);
+    Path file = followingRedis();
     try (LiveLimiter live = follow(file)) {
       String pushed = "store: { type: memory }\n" + PUSHED_RULE;
       assertThat(push(pushed)).isEqualTo(1);
@@ -162,7 +167,7 @@ class RulesFromRedisIT {
 
   @Test
   void invalidContentWrittenIntoRedisIsRejectedAndTheLastGoodVersionStays() throws Exception {
-    Path file = local("rules_from: redis\n" + store() + LOCAL_RULE);
+    Path file = followingRedis();
     try (LiveLimiter live = follow(file)) {
       push(PUSHED_RULE);
       live.reload();
@@ -193,7 +198,7 @@ class RulesFromRedisIT {
 
   @Test
   void anInvalidFirstVersionLeavesTheLocalRulesInForce() throws Exception {
-    Path file = local("rules_from: redis\n" + store() + LOCAL_RULE);
+    Path file = followingRedis();
     push("rules: [{ id: x, limit: 0 }]\n");
     try (LiveLimiter live = follow(file)) {
       assertThat(limits(live, "/local")).isTrue();
@@ -205,7 +210,7 @@ class RulesFromRedisIT {
 
   @Test
   void redisDownOrEmptiedKeepsTheVersionThatWasInForceUntilTheNextPush() throws Exception {
-    Path file = local("rules_from: redis\n" + store() + LOCAL_RULE);
+    Path file = followingRedis();
     try (LiveLimiter live = follow(file)) {
       push(PUSHED_RULE);
       live.reload();
@@ -234,7 +239,7 @@ class RulesFromRedisIT {
 
   @Test
   void aLocalFileThatStopsSayingRulesFromRedisPutsItsOwnRulesBack() throws Exception {
-    Path file = local("rules_from: redis\n" + store() + LOCAL_RULE);
+    Path file = followingRedis();
     try (LiveLimiter live = follow(file)) {
       push(PUSHED_RULE);
       live.reload();
