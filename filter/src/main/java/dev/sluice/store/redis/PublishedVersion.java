@@ -124,9 +124,13 @@ public final class PublishedVersion {
 
   /**
    * How logs name it: {@code version 12 (pushed by alice on laptop at 2025-06-01T10:22:03Z: raise
-   * login)}.
+   * login)}; only {@code version 12} when Redis holds nothing of where it came from (its content
+   * was written by hand).
    */
   public String describe() {
+    if (millis == 0 && who.isEmpty() && where.isEmpty()) {
+      return "version " + number;
+    }
     String note = note();
     return "version "
         + number

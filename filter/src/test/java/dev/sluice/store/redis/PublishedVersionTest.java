@@ -63,6 +63,13 @@ class PublishedVersionTest {
   }
 
   @Test
+  void contentWrittenByHandIsJustItsNumber() {
+    PublishedVersion v = PublishedVersion.of(7, fields(null, null, null, null, null, null, "x"));
+    assertThat(v.describe()).isEqualTo("version 7");
+    assertThat(v.note()).isEmpty();
+  }
+
+  @Test
   void aVersionRedisHoldsNothingOfIsNone() {
     assertThat(PublishedVersion.of(4, fields(null, null, null, null, null, null, null))).isNull();
   }
