@@ -30,20 +30,34 @@ public final class Check {
       err.println("usage: " + command + " <ratelimit.yaml>");
       return 2;
     }
-    String content;
-    try (InputStream in = Files.newInputStream(Paths.get(args[0]))) {
-      content = new String(ConfigSource.readBounded(in, args[0]), StandardCharsets.UTF_8);
+    return file(command, args[0], out, err).exitCode();
+  }
+
+  /** Reads and checks {@code file} as {@link #run} does, printing what it prints. */
+  public static Checked file(String command, String file, PrintStream out, PrintStream err) {
+    byte[] content;
+    try (InputStream in = Files.newInputStream(Paths.get(file))) {
+      content = ConfigSource.readBounded(in, file);
     } catch (IOException | InvalidPathException e) {
-      err.println(args[0] + ": cannot read: " + e);
-      return 2;
+      err.println(file + ": cannot read: " + e);
+      return new Checked(null, null, 2);
     } catch (InvalidConfigException e) {
-      return invalid(args[0], e, err);
+      return invalid(file, e, err);
     }
+    return content(command, file, content, out, err);
+  }
+
+  /**
+   * Checks {@code content} as {@link #run} checks a file, printing what it prints; {@code name}
+   * names it in the messages.
+   */
+  public static Checked content(
+      String command, String name, byte[] content, PrintStream out, PrintStream err) {
     try {
-      Config config = ConfigParser.parse(args[0], content);
+      Config config = ConfigParser.parse(name, new String(content, StandardCharsets.UTF_8));
       out.println(
           "OK "
-              + args[0]
+              + name
               + ": "
               + config.rules().rules().size()
               + " rules, store "
@@ -52,9 +66,9 @@ public final class Check {
       for (ConfigError warning : config.warnings()) {
         err.println("warning: " + warning);
       }
-      return 0;
+      return new Checked(content, config, 0);
     } catch (InvalidConfigException e) {
-      return invalid(args[0], e, err);
+      return invalid(name, e, err);
     } catch (NoClassDefFoundError e) {
       // The plain jar leaves SnakeYAML to the application; run alone, it has none to lean on.
       if (e.getMessage() == null || !e.getMessage().contains("snakeyaml")) {
@@ -64,14 +78,42 @@ public final class Check {
           command
               + " needs SnakeYAML (org.yaml:snakeyaml) on the class path: add its jar, or check"
               + " with sluice-agent.jar or the javax jar, which bundle it");
-      return 2;
+      return new Checked(null, null, 2);
     }
   }
 
-  private static int invalid(String file, InvalidConfigException e, PrintStream err) {
+  private static Checked invalid(String name, InvalidConfigException e, PrintStream err) {
     err.println(e.getMessage());
     err.println(
-        e.errors().size() + (e.errors().size() == 1 ? " error" : " errors") + " in " + file);
-    return 1;
+        e.errors().size() + (e.errors().size() == 1 ? " error" : " errors") + " in " + name);
+    return new Checked(null, null, 1);
+  }
+
+  /** What a check found: the content and its config when valid, and the exit code of the check. */
+  public static final class Checked {
+    private final byte[] content;
+    private final Config config;
+    private final int exitCode;
+
+    private Checked(byte[] content, Config config, int exitCode) {
+      this.content = content;
+      this.config = config;
+      this.exitCode = exitCode;
+    }
+
+    /** The content checked, as read; null unless valid. */
+    public byte[] content() {
+      return content;
+    }
+
+    /** The valid config; null when the check failed. */
+    public Config config() {
+      return config;
+    }
+
+    /** 0 when valid, 1 when invalid, 2 when unreadable or SnakeYAML is missing. */
+    public int exitCode() {
+      return exitCode;
+    }
   }
 }

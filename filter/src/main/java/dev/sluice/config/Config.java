@@ -11,6 +11,8 @@ import java.util.List;
  */
 public final class Config {
   private final StoreSettings store;
+  private final boolean storeGiven;
+  private final boolean rulesFromRedis;
   private final Rules rules;
   private final boolean enabled;
   private final List<ConfigError> warnings;
@@ -18,8 +20,14 @@ public final class Config {
   private final AdminSettings admin;
   private final long shadowForMicros;
 
+  /**
+   * @param storeGiven whether the file has a store or fleet section, or took the defaults
+   * @param rulesFromRedis whether the file says {@code rules_from: redis}
+   */
   Config(
       StoreSettings store,
+      boolean storeGiven,
+      boolean rulesFromRedis,
       Rules rules,
       boolean enabled,
       List<ConfigError> warnings,
@@ -27,12 +35,53 @@ public final class Config {
       AdminSettings admin,
       long shadowForMicros) {
     this.store = store;
+    this.storeGiven = storeGiven;
+    this.rulesFromRedis = rulesFromRedis;
     this.rules = rules;
     this.enabled = enabled;
     this.warnings = Collections.unmodifiableList(warnings);
     this.metrics = metrics;
     this.admin = admin;
     this.shadowForMicros = shadowForMicros;
+  }
+
+  /**
+   * This config as published in Redis, put in force by a JVM whose local file is {@code local}: the
+   * store, fleet and {@code rules_from} stay the local file's, so that no push can change how the
+   * JVMs reach Redis (and cut them off from it), and everything else is this one's.
+   */
+  Config publishedUnder(Config local) {
+    return new Config(
+        local.store,
+        local.storeGiven,
+        local.rulesFromRedis,
+        rules,
+        enabled,
+        warnings,
+        metrics,
+        admin,
+        shadowForMicros);
+  }
+
+  /**
+   * Whether this file, published, has store or fleet sections other than {@code local}'s: valid,
+   * but not applied by JVMs whose file is {@code local} (see {@link #publishedUnder}).
+   */
+  public boolean storeDiffersFrom(Config local) {
+    return storeGiven && !store.equals(local.store);
+  }
+
+  /** Whether the file has a store or fleet section, rather than taking the defaults. */
+  public boolean storeGiven() {
+    return storeGiven;
+  }
+
+  /**
+   * True when the file says {@code rules_from: redis}: the JVM takes everything but the store,
+   * fleet and this field from the version published in the store's Redis.
+   */
+  public boolean rulesFromRedis() {
+    return rulesFromRedis;
   }
 
   /** False when the file says {@code enabled: false}; its rules are still checked, not applied. */

@@ -119,8 +119,11 @@ public final class ConfigParser {
     }
     Fields top = new Fields(root, "", problems);
     Boolean enabled = top.bool("enabled");
-    StoreSettings store =
-        new StoreReader(problems, environment).read(top.fields("store"), top.fields("fleet"));
+    Fields storeFields = top.fields("store");
+    Fields fleetFields = top.fields("fleet");
+    int errorsBefore = problems.errorCount();
+    StoreSettings store = new StoreReader(problems, environment).read(storeFields, fleetFields);
+    boolean rulesFromRedis = rulesFrom(top, store, problems.errorCount() == errorsBefore);
     Fields defaultFields = top.fields("defaults");
     RuleValues defaults =
         defaultFields == null ? new RuleValues() : RuleValues.read(defaultFields, problems);
@@ -153,6 +156,7 @@ public final class ConfigParser {
         "enabled",
         "store",
         "fleet",
+        "rules_from",
         "defaults",
         "client_ip",
         "api_key_header",
@@ -166,6 +170,8 @@ public final class ConfigParser {
         "rollout");
     return new Config(
         store,
+        storeFields != null || fleetFields != null,
+        rulesFromRedis,
         new Rules(rules, excludes, clientIp, tiers, apiKeyHeader, cors, responses),
         !Boolean.FALSE.equals(enabled),
         problems.warnings(),
@@ -182,6 +188,29 @@ public final class ConfigParser {
     Long shadowFor = f.duration("shadow_for");
     f.finish("shadow_for");
     return shadowFor;
+  }
+
+  /**
+   * Whether the file says {@code rules_from: redis} (the default is {@code file}), which needs the
+   * Redis store: the rules are read from its Redis. Not said of a store section found invalid.
+   */
+  private boolean rulesFrom(Fields top, StoreSettings store, boolean storeValid) {
+    String from = top.string("rules_from");
+    if (from == null || from.equals("file")) {
+      return false;
+    }
+    if (!from.equals("redis")) {
+      problems.at(
+          top.where("rules_from"), "rules_from", "must be file or redis, got \"" + from + "\"");
+      return false;
+    }
+    if (store.redis() == null && storeValid) {
+      problems.at(
+          top.where("rules_from"),
+          "rules_from",
+          "redis needs store.type: redis: the rules are read from the store's Redis");
+    }
+    return true;
   }
 
   private ClientIp clientIp(Fields f) {

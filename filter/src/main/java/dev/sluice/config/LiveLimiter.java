@@ -13,8 +13,6 @@ import dev.sluice.store.RulesInForce;
 import dev.sluice.store.Store;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -32,12 +30,18 @@ import java.util.logging.Logger;
  * the new store, afresh (counts cannot move between stores), and the old one is closed once the
  * requests still using it are done. So the first valid file chooses the store even when the file
  * was missing or invalid at start-up.
+ *
+ * <p>A file that says {@code rules_from: redis} keeps only its store, fleet and that field: the
+ * rest comes from the version published in the store's Redis ({@link RulesFromRedis}), followed
+ * like an edit of the file.
  */
 public final class LiveLimiter implements Closeable {
   private static final Logger LOG = Logger.getLogger("dev.sluice.config");
   static final long POLL_MILLIS = 1_000;
 
   private final ConfigSource source;
+  private final LocalFile localFile;
+  private final RulesFromRedis fromRedis = new RulesFromRedis();
   private final OnInvalidConfig onInvalid;
   private final Function<StoreSettings, Store> opener;
   private final RetiredStores retired;
@@ -49,7 +53,7 @@ public final class LiveLimiter implements Closeable {
   private final Clock clock;
   private final Rollout rollout = new Rollout();
   private StoreSettings storeSettings;
-  private byte[] applied;
+  private Document applied;
 
   /** The {@link RulesVersion} of {@link #applied}. */
   private String version;
@@ -57,12 +61,7 @@ public final class LiveLimiter implements Closeable {
   /** The config of {@link #applied}, once applied. */
   private Config inForce;
 
-  /** The content last rejected and its errors: parsed once, not at every poll while it stays. */
-  private byte[] rejected;
-
-  private String rejectedErrors;
   private String lastProblem;
-  private int parses;
 
   private LiveLimiter(
       ConfigSource source,
@@ -71,6 +70,7 @@ public final class LiveLimiter implements Closeable {
       Function<StoreSettings, Store> opener,
       String name) {
     this.source = source;
+    this.localFile = new LocalFile(source);
     this.onInvalid = onInvalid;
     this.opener = opener;
     this.clock = clock;
@@ -138,7 +138,7 @@ public final class LiveLimiter implements Closeable {
     retired.closeDue();
     admin.sample();
     endTrials();
-    byte[] before = applied;
+    Document before = applied;
     String versionBefore = version;
     Config config = load();
     if (config != null) {
@@ -163,11 +163,14 @@ public final class LiveLimiter implements Closeable {
     return config != null;
   }
 
-  /** The new config if the content changed and is valid; null otherwise, after logging why. */
+  /**
+   * The new config if the document to put in force changed and is valid; null otherwise, after
+   * logging why. The document is the local file's, or the version published in Redis it names.
+   */
   private Config load() {
-    byte[] content;
+    Document document;
     try {
-      content = source.read();
+      document = fromRedis.follow(localFile.read());
     } catch (IOException e) {
       report(
           "Sluice cannot read "
@@ -178,10 +181,8 @@ public final class LiveLimiter implements Closeable {
               + meanwhile("nothing is limited until it can be read", "the rules in force stay")
               + ".");
       return null;
-    } catch (InvalidConfigException e) {
-      return reject(e.getMessage());
     }
-    if (content == null) {
+    if (document == null) {
       report(
           "Sluice found no config at "
               + source
@@ -190,43 +191,38 @@ public final class LiveLimiter implements Closeable {
               + ".");
       return null;
     }
-    if (Arrays.equals(content, applied)) {
-      if (lastProblem != null) {
+    if (document.config() == null) {
+      return reject(document.errors());
+    }
+    Config config = null;
+    if (!document.sameAs(applied)) {
+      applied = document;
+      version = RulesVersion.of(document.content());
+      // Now, before it is applied: a Redis store it names connects, and may log, as it opens.
+      RulesInForce.version(version);
+      config = document.config();
+    }
+    if (document.problem() != null) {
+      report(document.problem()); // what stays in force, and why, is said in the problem
+    } else if (lastProblem != null) {
+      if (config == null) {
         // Back to the rules in force: whoever saw the problem must learn it is over, and a problem
         // that returns is news again.
-        LOG.info("Sluice: " + source + " is valid again and holds the rules in force");
-        lastProblem = null;
+        LOG.info("Sluice: " + document + " is valid again and holds the rules in force");
       }
-      return null;
+      lastProblem = null;
     }
-    if (!Arrays.equals(content, rejected)) {
-      try {
-        parses++;
-        Config config =
-            ConfigParser.parse(source.name(), new String(content, StandardCharsets.UTF_8));
-        applied = content;
-        version = RulesVersion.of(content);
-        // Now, before it is applied: a Redis store it names connects, and may log, as it opens.
-        RulesInForce.version(version);
-        rejected = null;
-        lastProblem = null;
-        return config;
-      } catch (InvalidConfigException e) {
-        rejected = content;
-        rejectedErrors = e.getMessage();
-      }
-    }
-    return reject(rejectedErrors);
+    return config;
   }
 
-  /** Tells the metrics what {@link #load} found: {@code loaded}, or what it reported. */
+  /** Tells the metrics what {@link #load} found: {@code loaded}, and what it reported. */
   private void reloaded(Config loaded) {
-    if (loaded != null) {
-      metrics.reloaded(ConfigStatus.Reload.APPLIED, null);
-    } else if (lastProblem == null) {
-      metrics.reloaded(ConfigStatus.Reload.UNCHANGED, null);
-    } else {
+    if (lastProblem != null) {
       metrics.reloaded(ConfigStatus.Reload.REJECTED, lastProblem);
+    } else if (loaded != null) {
+      metrics.reloaded(ConfigStatus.Reload.APPLIED, null);
+    } else {
+      metrics.reloaded(ConfigStatus.Reload.UNCHANGED, null);
     }
   }
 
@@ -241,9 +237,9 @@ public final class LiveLimiter implements Closeable {
     return null;
   }
 
-  /** How many times content was parsed: for tests. */
+  /** How many times the local file's content was parsed: for tests. */
   int parses() {
-    return parses;
+    return localFile.parses();
   }
 
   private void apply(Config config) {
@@ -312,21 +308,21 @@ public final class LiveLimiter implements Closeable {
     List<Rule> rules = config.rules().rules();
     if (!config.enabled()) {
       LOG.warning(
-          "Sluice: disabled by `enabled: false` in " + source + "; nothing is limited " + named);
+          "Sluice: disabled by `enabled: false` in " + applied + "; nothing is limited " + named);
     } else if (before == null || !before.enabled()) {
       LOG.info(
           "Sluice: "
               + (before == null ? "" : "enabled again; ")
               + rules.size()
               + " rules in force from "
-              + source
+              + applied
               + " "
               + named
               + (rules.isEmpty() ? "" : ": " + RulesDiff.inBrief(rules)));
     } else {
       LOG.info(
           "Sluice: applied "
-              + source
+              + applied
               + " "
               + named
               + ": "
@@ -343,7 +339,7 @@ public final class LiveLimiter implements Closeable {
           "Sluice: "
               + (settings == null ? "admin endpoint off" : "admin endpoint at " + settings)
               + " as "
-              + source
+              + applied
               + " says");
     }
   }
@@ -396,6 +392,7 @@ public final class LiveLimiter implements Closeable {
       jmx.close();
     }
     synchronized (this) {
+      fromRedis.close();
       retired.close();
       limiter.store().close();
     }

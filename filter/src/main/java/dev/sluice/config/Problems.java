@@ -49,6 +49,10 @@ final class Problems {
     return inFileOrder(warnings.values());
   }
 
+  int errorCount() {
+    return errors.size();
+  }
+
   boolean isEmpty() {
     return errors.isEmpty();
   }

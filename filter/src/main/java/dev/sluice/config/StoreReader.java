@@ -37,11 +37,11 @@ final class StoreReader {
     Long maxKeys = store.positive("max_keys");
     long keys = maxKeys == null ? MemoryStore.DEFAULT_MAX_KEYS : maxKeys;
     String prefix = store.string("key_prefix");
-    if (prefix != null && !prefix.matches("[A-Za-z0-9_.:-]{1,32}")) {
+    if (prefix != null && !prefix.matches(StoreSettings.KEY_PREFIX)) {
       problems.at(
           store.where("key_prefix"),
           store.pathOf("key_prefix"),
-          "must be 1 to 32 of A-Z a-z 0-9 _ . : -, got \"" + prefix + "\"");
+          StoreSettings.KEY_PREFIX_RULE + ", got \"" + prefix + "\"");
     }
     Fields redis = store.fields("redis");
     store.finish("type", "max_keys", "key_prefix", "redis");

@@ -5,6 +5,10 @@ import dev.sluice.store.MemoryStore;
 import dev.sluice.store.Store;
 import dev.sluice.store.redis.RedisSettings;
 import dev.sluice.store.redis.RedisStore;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -13,6 +17,11 @@ import java.util.Objects;
  */
 public final class StoreSettings {
   static final String DEFAULT_KEY_PREFIX = "rl";
+
+  /** What a key prefix may be, and how errors say it. */
+  static final String KEY_PREFIX = "[A-Za-z0-9_.:-]{1,32}";
+
+  static final String KEY_PREFIX_RULE = "must be 1 to 32 of A-Z a-z 0-9 _ . : -";
   static final StoreSettings DEFAULT = memory(MemoryStore.DEFAULT_MAX_KEYS);
 
   /** How often the memory store drops idle keys. */
@@ -46,6 +55,42 @@ public final class StoreSettings {
     return new StoreSettings(maxKeys, redis, keyPrefix, fleetSize, fleetMin);
   }
 
+  /**
+   * The Redis store at {@code urls}, one server or the seed nodes of a Redis Cluster, with every
+   * other setting at its default: how the publishing commands name a Redis without a config file.
+   * URLs may name environment variables as in the file: {@code redis://:${REDIS_PASSWORD}@redis}.
+   *
+   * @throws IllegalArgumentException with a message fit for the user, which never repeats a URL (it
+   *     may hold a password)
+   */
+  public static StoreSettings atRedis(
+      List<String> urls, boolean cluster, String keyPrefix, Map<String, String> environment) {
+    if (!keyPrefix.matches(KEY_PREFIX)) {
+      throw new IllegalArgumentException(
+          "the key prefix " + KEY_PREFIX_RULE + ", got \"" + keyPrefix + "\"");
+    }
+    List<URI> parsed = new ArrayList<>();
+    for (String url : urls) {
+      List<String> unset = new ArrayList<>();
+      String text = UrlTemplate.expand(url, environment, unset);
+      if (!unset.isEmpty()) {
+        throw new IllegalArgumentException(
+            "a Redis URL names the environment variable " + unset.get(0) + ", which is not set");
+      }
+      try {
+        parsed.add(RedisSettings.parseUrl(text));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("a Redis URL " + e.getMessage(), e);
+      }
+    }
+    int timeoutMillis = (int) (StoreReader.DEFAULT_TIMEOUT_MICROS / 1000);
+    RedisSettings redis =
+        cluster
+            ? RedisSettings.cluster(parsed, timeoutMillis, StoreReader.DEFAULT_POOL_SIZE)
+            : RedisSettings.standalone(parsed.get(0), timeoutMillis, StoreReader.DEFAULT_POOL_SIZE);
+    return redis(MemoryStore.DEFAULT_MAX_KEYS, redis, keyPrefix, 0, 1);
+  }
+
   public String type() {
     return redis == null ? "memory" : "redis";
   }
@@ -55,8 +100,13 @@ public final class StoreSettings {
   }
 
   /** Where Redis is, or null for the memory store. */
-  RedisSettings redis() {
+  public RedisSettings redis() {
     return redis;
+  }
+
+  /** The first part of every Redis key: {@code rl} unless the file says otherwise. */
+  public String keyPrefix() {
+    return keyPrefix;
   }
 
   /** A new store as these settings say; the caller closes it. */

@@ -1,6 +1,7 @@
 package dev.sluice.simulate;
 
 import dev.sluice.simulate.RuleTally.Seen;
+import dev.sluice.support.JsonWriter;
 import java.io.PrintStream;
 
 /**

@@ -1,5 +1,8 @@
 package dev.sluice.simulate;
 
+import dev.sluice.support.CommandLine;
+import java.util.Collections;
+
 /**
  * The command line of {@code simulate}: {@code --rules}, {@code --log}, {@code --format}, {@code
  * --json}, {@code --top}, each value after a space or an {@code =}.
@@ -24,52 +27,25 @@ final class Options {
    * @throws IllegalArgumentException saying what is wrong, for a usage error
    */
   static Options parse(String[] args) {
+    CommandLine line =
+        CommandLine.parse(args, Collections.singletonList("json"), "rules", "log", "format", "top");
+    if (!line.positional().isEmpty()) {
+      throw new IllegalArgumentException("unexpected argument " + line.positional().get(0));
+    }
     Options options = new Options();
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      int equals = arg.indexOf('=');
-      String name = equals < 0 ? arg : arg.substring(0, equals);
-      if ("--json".equals(arg)) {
-        options.json = true;
-        continue;
-      }
-      if (!"--rules".equals(name)
-          && !"--log".equals(name)
-          && !"--format".equals(name)
-          && !"--top".equals(name)) {
-        throw new IllegalArgumentException("unknown option " + arg);
-      }
-      String value;
-      if (equals >= 0) {
-        value = arg.substring(equals + 1);
-      } else if (i + 1 < args.length) {
-        value = args[++i];
-      } else {
-        throw new IllegalArgumentException(name + " needs a value");
-      }
-      options.set(name, value);
+    options.rules = line.get("rules");
+    options.log = line.get("log");
+    options.json = line.has("json");
+    if (line.get("format") != null) {
+      options.format = line.get("format");
+    }
+    if (line.get("top") != null) {
+      options.top = top(line.get("top"));
     }
     if (options.rules == null || options.log == null) {
       throw new IllegalArgumentException("--rules and --log are required");
     }
     return options;
-  }
-
-  private void set(String name, String value) {
-    switch (name) {
-      case "--rules":
-        rules = value;
-        break;
-      case "--log":
-        log = value;
-        break;
-      case "--format":
-        format = value;
-        break;
-      default:
-        top = top(value);
-        break;
-    }
   }
 
   private static int top(String value) {

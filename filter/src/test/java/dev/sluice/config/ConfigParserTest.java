@@ -227,9 +227,9 @@ class ConfigParserTest {
     assertThat(error.field()).isEqualTo("rule");
     assertThat(error.message())
         .isEqualTo(
-            "unknown field, did you mean rules? (known here: enabled, store, fleet, defaults,"
-                + " client_ip, api_key_header, exclude, tiers, rules, cors, response, metrics,"
-                + " admin, rollout)");
+            "unknown field, did you mean rules? (known here: enabled, store, fleet, rules_from,"
+                + " defaults, client_ip, api_key_header, exclude, tiers, rules, cors, response,"
+                + " metrics, admin, rollout)");
   }
 
   @Test
@@ -526,9 +526,9 @@ class ConfigParserTest {
     assertThat(e.getMessage())
         .isEqualTo(
             "f.yaml:1:16: store.type: must be memory or redis, got \"x\"\n"
-                + "f.yaml:2:1: bogus: unknown field (known here: enabled, store, fleet, defaults,"
-                + " client_ip, api_key_header, exclude, tiers, rules, cors, response, metrics,"
-                + " admin, rollout)");
+                + "f.yaml:2:1: bogus: unknown field (known here: enabled, store, fleet,"
+                + " rules_from, defaults, client_ip, api_key_header, exclude, tiers, rules, cors,"
+                + " response, metrics, admin, rollout)");
   }
 
   @Test

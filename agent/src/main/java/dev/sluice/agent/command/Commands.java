@@ -2,6 +2,7 @@ package dev.sluice.agent.command;
 
 import dev.sluice.config.Check;
 import dev.sluice.simulate.Simulate;
+import dev.sluice.publish.Publish;
 import java.io.File;
 import java.io.PrintStream;
 import java.util.Arrays;
@@ -11,9 +12,11 @@ import net.bytebuddy.agent.ByteBuddyAgent;
  * {@code java -jar sluice-agent.jar check <ratelimit.yaml>} validates a file exactly as the agent
  * and the Filter would read it; {@code simulate --rules <ratelimit.yaml> --log <access.log>}
  * replays an access log through those rules and reports what they would have denied
- * (docs/simulate.md); {@code attach <pid> [config=<path>]} loads the agent into a running JVM. Exit
- * codes: 0 done, 1 invalid file, failed attach or a log no line of which fits its format, 2 usage
- * or unreadable file.
+ * (docs/simulate.md); {@code push}, {@code history} and {@code rollback} publish a file in Redis
+ * for every JVM whose own file says {@code rules_from: redis} (docs/publishing.md); {@code attach
+ * <pid> [config=<path>]} loads the agent into a running JVM. Exit codes: 0 done, 1 invalid file, a
+ * log no line of which fits its format, a version Redis does not keep or failed attach, 2 usage or
+ * unreadable file, 3 Redis could not be reached.
  */
 public final class Commands {
   private static final String JAR = "java -jar sluice-agent.jar";
@@ -33,6 +36,9 @@ public final class Commands {
     if ("simulate".equals(command)) {
       return Simulate.run(JAR + " simulate", rest, out, err);
     }
+    if (Publish.handles(command)) {
+      return Publish.run(JAR, command, rest, out, err);
+    }
     if ("attach".equals(command) && (rest.length == 1 || rest.length == 2)) {
       return attach(agentJar, rest[0], rest.length == 2 ? rest[1] : null, out, err);
     }
@@ -42,6 +48,9 @@ public final class Commands {
             + JAR
             + " simulate --rules <ratelimit.yaml> --log <access.log> [--format F] [--json]"
             + " [--top N]");
+    for (String line : Publish.usage(JAR)) {
+      err.println("       " + line);
+    }
     err.println("       " + JAR + " attach <pid> [config=<path to ratelimit.yaml>]");
     return 2;
   }
@@ -66,9 +75,7 @@ public final class Commands {
       return 1;
     }
     out.println(
-        "Sluice agent loaded into process "
-            + pid
-            + "; its log says which rules are in force");
+        "Sluice agent loaded into process " + pid + "; its log says which rules are in force");
     return 0;
   }
 }

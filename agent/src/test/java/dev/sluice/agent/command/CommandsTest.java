@@ -18,6 +18,11 @@ class CommandsTest {
       "usage: java -jar sluice-agent.jar check <ratelimit.yaml>\n"
           + "       java -jar sluice-agent.jar simulate --rules <ratelimit.yaml> --log <access.log>"
           + " [--format F] [--json] [--top N]\n"
+          + "       java -jar sluice-agent.jar push <ratelimit.yaml> <redis> [--message <text>]\n"
+          + "       java -jar sluice-agent.jar history <redis>\n"
+          + "       java -jar sluice-agent.jar rollback <version> <redis> [--message <text>]\n"
+          + "         <redis>: --config <a JVM's ratelimit.yaml> | --redis <url> | --cluster"
+          + " <url>,<url>..., with --key-prefix <prefix> unless rl\n"
           + "       java -jar sluice-agent.jar attach <pid> [config=<path to ratelimit.yaml>]\n";
 
   @TempDir Path dir;
@@ -95,6 +100,15 @@ class CommandsTest {
     assertThat(run("attach")).isEqualTo(2);
     assertThat(run("attach", "123", "config=a.yaml", "extra")).isEqualTo(2);
     assertThat(err()).isEqualTo(USAGE + USAGE);
+  }
+
+  @Test
+  void thePublishingCommandsAreTheJars() throws IOException {
+    Path file = write("rules: [{ id: a, match: { path: /a }, key: ip, limit: 0, window: 1m }]\n");
+    assertThat(run("push", file.toString(), "--redis", "redis://127.0.0.1:1")).isEqualTo(1);
+    assertThat(err()).contains("rules[0] (a).limit");
+    assertThat(run("rollback", "--redis", "redis://127.0.0.1:1")).isEqualTo(2);
+    assertThat(err()).contains("usage: java -jar sluice-agent.jar rollback <version> <redis>");
   }
 
   @Test

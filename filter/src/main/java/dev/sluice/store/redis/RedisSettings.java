@@ -79,6 +79,14 @@ public final class RedisSettings {
     }
   }
 
+  /**
+   * The same Redis, credentials included, with other limits: a client off the request path (the
+   * rules published in Redis) waits longer than a decision and needs a connection, not a pool.
+   */
+  RedisSettings withLimits(int timeoutMillis, int poolSize) {
+    return new RedisSettings(nodes, sentinelMaster, cluster, timeoutMillis, poolSize);
+  }
+
   /** Connects; the client reconnects by itself later, and never throws here for a down server. */
   UnifiedJedis connect() {
     JedisClientConfig client = clientConfig();

@@ -59,6 +59,15 @@ final class Script {
     }
   }
 
+  /** {@link #run} with binary keys and arguments: content that must reach Redis byte for byte. */
+  Object runBinary(UnifiedJedis redis, List<byte[]> keys, List<byte[]> args) {
+    try {
+      return redis.evalsha(sha1.getBytes(StandardCharsets.UTF_8), keys, args);
+    } catch (JedisNoScriptException e) {
+      return redis.eval(text.getBytes(StandardCharsets.UTF_8), keys, args);
+    }
+  }
+
   String text() {
     return text;
   }

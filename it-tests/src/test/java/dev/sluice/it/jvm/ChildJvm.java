@@ -188,6 +188,24 @@ public final class ChildJvm implements AutoCloseable {
     return process.exitValue();
   }
 
+  /**
+   * Everything the child printed, once its output has ended (it exited): after {@link #awaitExit},
+   * the last lines may still be on their way. Lines not awaited yet are no longer awaitable.
+   */
+  public String awaitOutput(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      String line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      if (line == null) {
+        throw failure("did not end its output within " + timeout.toMillis() + " ms");
+      }
+      if (line == END) {
+        lines.add(END);
+        return output();
+      }
+    }
+  }
+
   /** Everything the child printed so far. */
   public String output() {
     return output.toString();

@@ -1,0 +1,174 @@
+package dev.sluice.config;
+
+import dev.sluice.store.redis.PublishedRules;
+import dev.sluice.store.redis.PublishedVersion;
+import java.io.Closeable;
+import java.util.logging.Logger;
+
+/**
+ * What a local file that says {@code rules_from: redis} puts in force: the version published in its
+ * store's Redis ({@link PublishedRules}), under the local file's store, fleet and {@code
+ * rules_from} ({@link Config#publishedUnder}).
+ *
+ * <p>Each poll reads the current version's number, and its content only when the number changed;
+ * content is parsed once per version. The last good version stays in force, reporting why, while
+ * Redis cannot be reached, holds no version any more (emptied, or a new server) or publishes one
+ * that is invalid here. The local file's own rules apply only while no published version was ever
+ * read, which the log says: a JVM that never met Redis must still limit.
+ */
+final class RulesFromRedis implements Closeable {
+  private static final Logger LOG = Logger.getLogger("dev.sluice.config");
+
+  /**
+   * The most a poll waits for Redis. Off the request path, but the watcher's thread reads the local
+   * file as well, and a content of a megabyte must have time to arrive.
+   */
+  static final int TIMEOUT_MILLIS = 1_000;
+
+  /** The store whose Redis is followed, and a client for it once one could be opened. */
+  private StoreSettings target;
+
+  private PublishedRules published;
+
+  /** The number of the version read last; 0 for none. */
+  private long seen;
+
+  /** The last valid version read; null while none was. */
+  private Document good;
+
+  /** What was wrong with version {@link #seen}, when it was rejected. */
+  private String rejected;
+
+  private boolean toldLocal;
+
+  /**
+   * What to put in force for {@code local}, the local file's document: that document itself unless
+   * it is valid and says {@code rules_from: redis}.
+   */
+  Document follow(Document local) {
+    if (local == null || local.config() == null) {
+      return local; // the local file's own problem, reported as such: no push applies meanwhile
+    }
+    if (!local.config().rulesFromRedis()) {
+      close();
+      return local;
+    }
+    String stays =
+        good == null
+            ? "the rules of " + local.name() + " stay in force"
+            : good.name() + " stays in force";
+    PublishedRules from = null;
+    try {
+      from = connect(local.config().store());
+      long current = from.current();
+      if (current == 0) {
+        seen = 0;
+        return nonePublished(local, from, stays);
+      }
+      if (current != seen) {
+        read(from, current, local);
+      }
+    } catch (RuntimeException e) {
+      return inForce(local)
+          .reporting(
+              "Sluice cannot read the rules published in "
+                  + (from == null ? "redis " + local.config().store().redis() : from)
+                  + " ("
+                  + e
+                  + "); "
+                  + stays);
+    }
+    return rejected == null
+        ? inForce(local)
+        : inForce(local)
+            .reporting(
+                "Sluice rejected version "
+                    + seen
+                    + " published in "
+                    + from
+                    + "; "
+                    + stays
+                    + ":\n"
+                    + rejected);
+  }
+
+  private Document inForce(Document local) {
+    return good == null ? local : good.under(local);
+  }
+
+  /** The local file's rules while nothing was ever published; the last good version after. */
+  private Document nonePublished(Document local, PublishedRules from, String stays) {
+    if (good != null) {
+      return good.under(local)
+          .reporting("Sluice found no version published in " + from + " any more; " + stays);
+    }
+    if (!toldLocal) {
+      toldLocal = true;
+      LOG.info(
+          "Sluice: no version is published in "
+              + from
+              + " yet; the rules of "
+              + local.name()
+              + " are in force until one is pushed");
+    }
+    return local;
+  }
+
+  /** Reads and parses version {@code number}, now current. */
+  private void read(PublishedRules from, long number, Document local) {
+    PublishedVersion version = from.read(number);
+    if (version == null) {
+      throw new IllegalStateException(
+          "version " + number + " is current, but Redis holds no content for it");
+    }
+    seen = number;
+    Document read =
+        Document.parse(
+            "published " + version.describe(), "published version " + number, version.content());
+    if (read.config() == null) {
+      rejected = read.errors();
+      return;
+    }
+    rejected = null;
+    good = read;
+    if (read.config().storeDiffersFrom(local.config())) {
+      LOG.info(
+          "Sluice: "
+              + read.name()
+              + " has store or fleet sections other than "
+              + local.name()
+              + "'s; they are not applied, as the local file keeps store, fleet and rules_from");
+    }
+  }
+
+  /** The client for {@code store}'s Redis, opened anew when the local file names another one. */
+  private PublishedRules connect(StoreSettings store) {
+    if (!store.equals(target)) {
+      closeClient();
+      target = store;
+      seen = 0;
+    }
+    if (published == null) {
+      published = PublishedRules.open(store.redis(), store.keyPrefix(), TIMEOUT_MILLIS);
+    }
+    return published;
+  }
+
+  private void closeClient() {
+    if (published != null) {
+      published.close();
+      published = null;
+    }
+  }
+
+  /** Stops following: the local file no longer says rules_from: redis, or the limiter closes. */
+  @Override
+  public void close() {
+    closeClient();
+    target = null;
+    seen = 0;
+    good = null;
+    rejected = null;
+    toldLocal = false;
+  }
+}

@@ -1,0 +1,151 @@
+package dev.sluice.store.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+
+/**
+ * The versions of ratelimit.yaml published in Redis for a whole fleet: {@code push} and {@code
+ * rollback} add one, JVMs whose file says {@code rules_from: redis} follow the current one.
+ *
+ * <p>Every key carries the hash tag {@code {<key_prefix>:rules}}, so all of them live on one Redis
+ * Cluster slot and one script publishes atomically: {@code :seq} numbers the versions, {@code
+ * :current} holds the current one's number, {@code :history} lists the numbers kept, newest first,
+ * and {@code :v:<n>} is a hash of version n's content and where it came from. The tag starts with
+ * the brace, not the prefix, so {@code SCAN MATCH <key_prefix>{*} still lists only counters.
+ *
+ * <p>A JVM reads {@code :current} every second, a few bytes, and the content only when it changed;
+ * this client has a connection of its own, never a lane of the request path's pipelines.
+ */
+public final class PublishedRules implements AutoCloseable {
+  /** How many versions Redis keeps; older ones are deleted as new ones are published. */
+  public static final int KEPT = 50;
+
+  private static final Script PUBLISH = Script.of("publish.lua");
+
+  /** The fields of a version's hash, in the order {@link PublishedVersion#of} takes them. */
+  private static final byte[][] FIELDS =
+      bytes("rules_version", "millis", "who", "where", "message", "rollback_of", "content");
+
+  private final UnifiedJedis redis;
+  private final String tag;
+  private final String where;
+
+  PublishedRules(UnifiedJedis redis, String keyPrefix, String server) {
+    this.redis = redis;
+    this.tag = "{" + keyPrefix + ":rules}";
+    this.where = server + " " + tag;
+  }
+
+  /**
+   * A client of its own for the Redis {@code settings} name, with one connection per node that
+   * waits at most {@code timeoutMillis}. A Redis Cluster with no seed node reachable fails at once.
+   */
+  public static PublishedRules open(RedisSettings settings, String keyPrefix, int timeoutMillis) {
+    return new PublishedRules(
+        settings.withLimits(timeoutMillis, 1).connect(), keyPrefix, "redis " + settings);
+  }
+
+  /** The current version's number; 0 when none was ever published (or Redis lost them). */
+  public long current() {
+    String current = reading(() -> redis.get(tag + ":current"));
+    if (current == null) {
+      return 0;
+    }
+    try {
+      return Long.parseLong(current);
+    } catch (NumberFormatException e) {
+      throw new IllegalStateException(
+          tag + ":current holds \"" + current + "\", not the number of a version", e);
+    }
+  }
+
+  /** Version {@code number} with its content; null when Redis does not keep it (or its content). */
+  public PublishedVersion read(long number) {
+    PublishedVersion version =
+        PublishedVersion.of(number, reading(() -> redis.hmget(versionKey(number), FIELDS)));
+    return version == null || version.content() == null ? null : version;
+  }
+
+  /** The versions kept, newest first, without their content. */
+  public List<PublishedVersion> history() {
+    byte[][] fields = Arrays.copyOf(FIELDS, FIELDS.length - 1);
+    List<PublishedVersion> versions = new ArrayList<>();
+    for (String number : reading(() -> redis.lrange(tag + ":history", 0, -1))) {
+      long n = Long.parseLong(number);
+      PublishedVersion version = PublishedVersion.of(n, redis.hmget(versionKey(n), fields));
+      if (version != null) {
+        versions.add(version);
+      }
+    }
+    return versions;
+  }
+
+  /**
+   * Publishes {@code content} as the new current version, unless it is the current one's already.
+   *
+   * @param rollbackOf the version whose content this is again, or 0 for a push
+   * @return the new version's number, or 0 when the content was current and nothing was published
+   */
+  public long publish(
+      byte[] content,
+      String rulesVersion,
+      String who,
+      String from,
+      String message,
+      long rollbackOf) {
+    List<byte[]> keys = Arrays.asList(bytes(tag + ":seq", tag + ":current", tag + ":history"));
+    List<byte[]> args = new ArrayList<>(Arrays.asList(bytes(tag + ":v:")));
+    args.add(content);
+    args.addAll(
+        Arrays.asList(
+            bytes(
+                rulesVersion,
+                who,
+                from,
+                message,
+                Long.toString(rollbackOf),
+                Integer.toString(KEPT))));
+    return (Long) PUBLISH.runBinary(redis, keys, args);
+  }
+
+  /**
+   * {@code read}, once more on a new connection if its connection failed: a read changes nothing,
+   * and a connection that Redis closed while it was idle (a restart, a failover) fails only when it
+   * is used next. Publishing is never tried twice.
+   */
+  private static <T> T reading(Supplier<T> read) {
+    try {
+      return read.get();
+    } catch (JedisConnectionException e) {
+      return read.get();
+    }
+  }
+
+  private byte[] versionKey(long number) {
+    return (tag + ":v:" + number).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[][] bytes(String... texts) {
+    byte[][] bytes = new byte[texts.length][];
+    for (int i = 0; i < texts.length; i++) {
+      bytes[i] = texts[i].getBytes(StandardCharsets.UTF_8);
+    }
+    return bytes;
+  }
+
+  /** Where the versions are, for messages: {@code redis 10.0.0.5:6379 {rl:rules}}. */
+  @Override
+  public String toString() {
+    return where;
+  }
+
+  @Override
+  public void close() {
+    redis.close();
+  }
+}

@@ -1,0 +1,145 @@
+package dev.sluice.it.publish;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.config.RulesVersion;
+import dev.sluice.it.redis.RedisProbe;
+import dev.sluice.it.redis.RedisServer;
+import dev.sluice.it.redis.RedisServers;
+import dev.sluice.store.redis.PublishedRules;
+import dev.sluice.store.redis.PublishedVersion;
+import dev.sluice.store.redis.RedisSettings;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The versions published in a real Redis: what is kept of them, and how they are numbered. */
+class PublishedRulesIT {
+  private static final AtomicInteger PREFIXES = new AtomicInteger();
+  private static RedisServer redis;
+
+  private final String prefix = "published" + PREFIXES.incrementAndGet();
+  private PublishedRules rules;
+
+  @BeforeAll
+  static void startRedis() {
+    redis = RedisServers.standalone();
+  }
+
+  @AfterAll
+  static void stopRedis() {
+    redis.close();
+  }
+
+  @BeforeEach
+  void open() {
+    rules = open(prefix);
+  }
+
+  @AfterEach
+  void close() {
+    rules.close();
+  }
+
+  private static PublishedRules open(String prefix) {
+    return PublishedRules.open(
+        RedisSettings.standalone(URI.create(redis.uri()), 1_000, 1), prefix, 1_000);
+  }
+
+  private long publish(byte[] content, String message) {
+    return rules.publish(content, RulesVersion.of(content), "ops", "host-1", message, 0);
+  }
+
+  private static byte[] yaml(int limit) {
+    return ("rules: [{ id: a, match: { path: /a }, key: ip, limit: " + limit + ", window: 1m }]\n")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void contentComesBackByteForByteWithWhereItCameFrom() {
+    assertThat(rules.current()).as("nothing yet").isZero();
+    byte[] content = {'#', ' ', (byte) 0xff, (byte) 0xc3, '\n', 'r', ':', ' ', '1', '\n'};
+    assertThat(publish(content, "not UTF-8")).isEqualTo(1);
+    assertThat(rules.current()).isEqualTo(1);
+    PublishedVersion read = rules.read(1);
+    assertThat(read.content()).isEqualTo(content);
+    assertThat(read.rulesVersion()).isEqualTo(RulesVersion.of(content));
+    assertThat(read.who()).isEqualTo("ops");
+    assertThat(read.where()).isEqualTo("host-1");
+    assertThat(read.note()).isEqualTo("not UTF-8");
+    assertThat(read.time()).matches("20\\d\\d-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
+    assertThat(rules.read(2)).isNull();
+  }
+
+  @Test
+  void theCurrentContentIsNotPublishedAgainButAnEarlierOneIs() {
+    assertThat(publish(yaml(1), "")).isEqualTo(1);
+    assertThat(publish(yaml(1), "again")).as("current already").isZero();
+    assertThat(publish(yaml(2), "")).isEqualTo(2);
+    assertThat(rules.publish(yaml(1), RulesVersion.of(yaml(1)), "ops", "h", "bad", 1)).isEqualTo(3);
+    assertThat(rules.history())
+        .extracting(PublishedVersion::number, PublishedVersion::note, PublishedVersion::content)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(3L, "rollback to version 1: bad", null),
+            org.assertj.core.groups.Tuple.tuple(2L, "", null),
+            org.assertj.core.groups.Tuple.tuple(1L, "", null));
+  }
+
+  @Test
+  void theLastFiftyVersionsAreKeptAndOlderOnesDeleted() {
+    for (int i = 1; i <= PublishedRules.KEPT + 2; i++) {
+      publish(yaml(i), "");
+    }
+    List<PublishedVersion> history = rules.history();
+    assertThat(history).hasSize(PublishedRules.KEPT);
+    assertThat(history.get(0).number()).isEqualTo(PublishedRules.KEPT + 2);
+    assertThat(history.get(history.size() - 1).number()).isEqualTo(3);
+    assertThat(rules.read(2)).isNull();
+    try (RedisProbe probe = redis.probe()) {
+      assertThat(probe.callLong("EXISTS", "{" + prefix + ":rules}:v:2")).isZero();
+      assertThat(probe.callLong("EXISTS", "{" + prefix + ":rules}:v:3")).isOne();
+    }
+  }
+
+  @Test
+  void pushesAtOnceGetNumbersOfTheirOwn() throws Exception {
+    ExecutorService pushers = Executors.newFixedThreadPool(4);
+    Set<Long> numbers = ConcurrentHashMap.newKeySet();
+    try {
+      List<Future<?>> done = new java.util.ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        int thread = t;
+        done.add(
+            pushers.submit(
+                () -> {
+                  try (PublishedRules own = open(prefix)) {
+                    for (int i = 0; i < 10; i++) {
+                      byte[] content = yaml(1 + thread * 100 + i);
+                      numbers.add(
+                          own.publish(content, RulesVersion.of(content), "ops", "h", "", 0));
+                    }
+                  }
+                }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pushers.shutdownNow();
+    }
+    assertThat(numbers).hasSize(40).allMatch(n -> n >= 1 && n <= 40);
+    assertThat(rules.history()).hasSize(40);
+    assertThat(rules.current()).isEqualTo(rules.history().get(0).number());
+  }
+}
