@@ -1,0 +1,451 @@
+package dev.sluice.bench.redis;
+
+import dev.sluice.algo.Algorithm;
+import dev.sluice.algo.Quota;
+import dev.sluice.metrics.StoreStatus;
+import dev.sluice.store.Clock;
+import dev.sluice.store.Counters;
+import dev.sluice.store.MemoryStore;
+import dev.sluice.store.OnError;
+import dev.sluice.store.Permit;
+import dev.sluice.store.redis.HeartbeatProbe;
+import dev.sluice.store.redis.RedisKey;
+import dev.sluice.store.redis.RedisSettings;
+import dev.sluice.store.redis.RedisStore;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import redis.clients.jedis.JedisPooled;
+
+/**
+ * The per-decision figures docs/scaling.md builds its capacity model on, each measured on Redis's
+ * side: Redis CPU per decision ({@code INFO cpu} deltas over a bounded load) and per script call
+ * ({@code usec_per_call} of {@code EVALSHA}), script calls, read events, round trips and bytes on
+ * the wire per decision, for one caller at a time and for 64 callers (pipelined; bundled on a
+ * standalone server, not on a cluster), on many keys and on one hot key; then what the fleet
+ * heartbeat costs the master holding its key for fleets of 50 to 3,000 JVMs, and Redis memory per
+ * key of each algorithm.
+ *
+ * <p>Two servers, one after the other, each a redis-server started here on a free port of 127.0.0.1
+ * (no persistence): a standalone one, and a one-node Redis Cluster (all 16384 slots on one master),
+ * which makes the store behave as on a real cluster (one script run per identity, pipelines per
+ * master) while everything stays on one process whose counters can be read.
+ *
+ * <p>Options ({@code --name=value}): {@code warmup} and {@code measure} seconds per phase (2, 6),
+ * {@code servers} (standalone,cluster), {@code parts} (cpu,heartbeat,memory), {@code memory-keys}
+ * (100000), {@code redis-server}. Bounded: every phase ends by its own clock, and the whole run
+ * takes about 3 minutes with the defaults.
+ */
+public final class ScalingFigures {
+  private static final String PREFIX = "rl";
+  private static final long SECOND = 1_000_000L;
+  private static final int TIMEOUT_MILLIS = 200;
+  private static final int POOL = 32;
+
+  /** One load: an algorithm, callers, identities. */
+  private record Load(String name, Algorithm algorithm, int threads, int keys) {}
+
+  /**
+   * The same-run baseline: a script that does nothing ({@code return 1}) by EVALSHA, one caller,
+   * one call per round trip. What Redis spends on a round trip and a script call alone.
+   */
+  private static final Load BASELINE = new Load("baseline: EVALSHA of `return 1`", null, 1, 1);
+
+  private static final List<Load> LOADS =
+      List.of(
+          BASELINE,
+          new Load("1 caller, 10k keys", Algorithm.TOKEN_BUCKET, 1, 10_000),
+          new Load("1 caller, 10k keys", Algorithm.FIXED_WINDOW, 1, 10_000),
+          new Load("1 caller, 10k keys", Algorithm.SLIDING_WINDOW, 1, 10_000),
+          new Load("64 callers, 10k keys", Algorithm.SLIDING_WINDOW, 64, 10_000),
+          new Load("1 caller, 1 hot key", Algorithm.SLIDING_WINDOW, 1, 1),
+          new Load("64 callers, 1 hot key", Algorithm.SLIDING_WINDOW, 64, 1));
+
+  private final Map<String, String> options;
+
+  private ScalingFigures(Map<String, String> options) {
+    this.options = options;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> options = new HashMap<>();
+    for (String arg : args) {
+      String[] kv = arg.replaceFirst("^--", "").split("=", 2);
+      options.put(kv[0], kv.length > 1 ? kv[1] : "true");
+    }
+    long started = System.nanoTime();
+    new ScalingFigures(options).run();
+    System.out.printf(Locale.ROOT, "%nTotal %.0f s%n", (System.nanoTime() - started) / 1e9);
+  }
+
+  private String option(String name, String otherwise) {
+    return options.getOrDefault(name, otherwise);
+  }
+
+  private void run() throws Exception {
+    String binary = option("redis-server", "redis-server");
+    List<String> parts = List.of(option("parts", "cpu,heartbeat,memory").split(","));
+    for (String server : option("servers", "standalone,cluster").split(",")) {
+      boolean cluster = server.equals("cluster");
+      try (Server redis = cluster ? Server.cluster(binary) : Server.standalone(binary)) {
+        System.out.printf("%n## %s (%s)%n", server, redis.local.describe());
+        if (parts.contains("cpu")) {
+          cpu(redis, cluster);
+        }
+        if (parts.contains("heartbeat")) {
+          heartbeat(redis);
+        }
+        if (parts.contains("memory") && !cluster) {
+          memory(redis);
+        }
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- Redis CPU per decision
+
+  private void cpu(Server redis, boolean cluster) throws InterruptedException {
+    Duration warmup = Duration.ofSeconds(Long.parseLong(option("warmup", "2")));
+    Duration measure = Duration.ofSeconds(Long.parseLong(option("measure", "6")));
+    System.out.println();
+    System.out.println(
+        "| load | algorithm | decisions/s | errors | Redis CPU µs/decision | scripts/decision"
+            + " | µs/script (usec_per_call) | round trips/decision | commands/round trip"
+            + " | reads/decision | bytes in/decision | bytes out/decision |");
+    System.out.println(
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (Load load : LOADS) {
+      redis.local.flushAll();
+      redis.local.admin().configResetStat();
+      try (Contender contender =
+          load == BASELINE
+              ? new NoOpScript(redis.local.port())
+              : new StoreContender(redis.settings(cluster), load)) {
+        Map<String, Double> before = redis.stats();
+        LoadRun.Result result =
+            new LoadRun(contender, load.threads, load.keys, 0, warmup, measure).run();
+        Map<String, Double> after = redis.stats();
+        double all = result.allCalls();
+        double roundTrips = all;
+        double commandsPerRoundTrip = 1;
+        if (contender instanceof StoreContender store) {
+          StoreStatus status = store.store.status();
+          roundTrips = status.allRoundTrips().count();
+          commandsPerRoundTrip = status.meanPipelineCommands();
+        }
+        double scripts = after.get("scripts") - before.get("scripts");
+        System.out.printf(
+            Locale.ROOT,
+            "| %s | %s | %,.0f | %,d | %.2f | %.3f | %.2f | %.3f | %.1f | %.3f | %.0f | %.0f |%n",
+            load.name,
+            load.algorithm == null ? "–" : load.algorithm.name().toLowerCase(Locale.ROOT),
+            result.perSecond(),
+            result.errors(),
+            (after.get("cpu") - before.get("cpu")) * 1e6 / all,
+            scripts / all,
+            (after.get("usec") - before.get("usec")) / scripts,
+            roundTrips / all,
+            commandsPerRoundTrip,
+            (after.get("reads") - before.get("reads")) / all,
+            (after.get("in") - before.get("in")) / all,
+            (after.get("out") - before.get("out")) / all);
+      }
+    }
+  }
+
+  /** A Redis store on one rule, taking one permit per decision, failing closed (timeouts show). */
+  private static final class StoreContender implements Contender {
+    final RedisStore store;
+    private final Counters counters;
+    private final Quota quota;
+    private final String[] identities;
+
+    StoreContender(RedisSettings settings, Load load) {
+      store = RedisStore.open(settings, PREFIX, 1, Clock.SYSTEM, MemoryStore.DEFAULT_MAX_KEYS);
+      counters = store.counters("api", load.algorithm, SECOND);
+      quota = Quota.of(LIMIT, SECOND, LIMIT);
+      identities = new String[load.keys];
+      for (int i = 0; i < load.keys; i++) {
+        identities[i] = Contender.identity(i);
+      }
+    }
+
+    @Override
+    public boolean take(int key) {
+      Permit permit = new Permit(counters, identities[key], quota, 1, OnError.FAIL_CLOSED);
+      store.acquire(List.of(permit));
+      return permit.verdict().allowed();
+    }
+
+    @Override
+    public void close() {
+      store.close();
+    }
+  }
+
+  /** The baseline's contender: EVALSHA of a script that returns at once, on its own connection. */
+  private static final class NoOpScript implements Contender {
+    private final JedisPooled jedis;
+    private final String sha;
+
+    NoOpScript(int port) {
+      jedis = new JedisPooled(LocalRedis.HOST, port);
+      sha = jedis.scriptLoad("return 1");
+    }
+
+    @Override
+    public boolean take(int key) {
+      return Long.valueOf(1).equals(jedis.evalsha(sha, 0));
+    }
+
+    @Override
+    public void close() {
+      jedis.close();
+    }
+  }
+
+  // ---------------------------------------------------------------- the fleet's heartbeat
+
+  /**
+   * A fleet of {@code n} JVMs beating once a second each is {@code n} heartbeat calls a second on
+   * the one master holding {@code <prefix>:fleet}: what each costs there, with that many members in
+   * the sorted set.
+   */
+  private void heartbeat(Server redis) {
+    System.out.println();
+    System.out.println(
+        "| fleet (members) | beats timed | µs/beat (usec_per_call) | Redis CPU µs/beat"
+            + " | one master's CPU at one beat per JVM per second |");
+    System.out.println("| ---: | ---: | ---: | ---: | ---: |");
+    try (JedisPooled jedis = new JedisPooled(LocalRedis.HOST, redis.local.port())) {
+      for (int members : new int[] {50, 500, 3_000}) {
+        redis.local.flushAll();
+        String prefix = "hb" + members;
+        for (int i = 0; i < members; i++) {
+          HeartbeatProbe.beat(jedis, prefix, "jvm-" + i);
+        }
+        redis.local.admin().configResetStat();
+        Map<String, Double> before = redis.stats();
+        int beats = Math.max(6_000, 3 * members);
+        long counted = 0;
+        for (int i = 0; i < beats; i++) {
+          counted = HeartbeatProbe.beat(jedis, prefix, "jvm-" + (i % members));
+        }
+        Map<String, Double> after = redis.stats();
+        if (counted != members) {
+          throw new IllegalStateException("the fleet counted " + counted + ", not " + members);
+        }
+        double usec = (after.get("usec") - before.get("usec")) / beats;
+        double cpu = (after.get("cpu") - before.get("cpu")) * 1e6 / beats;
+        System.out.printf(
+            Locale.ROOT,
+            "| %,d | %,d | %.2f | %.2f | %.2f %% |%n",
+            members,
+            beats,
+            usec,
+            cpu,
+            members * cpu / 1e4);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- memory per key
+
+  /**
+   * {@code memory-keys} identities with one rule of each algorithm in turn, every key with its TTL:
+   * the growth of {@code used_memory} per key, and {@code MEMORY USAGE} of one of them.
+   */
+  private void memory(Server redis) throws InterruptedException {
+    System.out.println();
+    System.out.println(
+        "| algorithm | keys | used_memory growth | bytes/key (TTL included) | sample key | value"
+            + " | MEMORY USAGE | encoding |");
+    System.out.println("| --- | ---: | ---: | ---: | --- | --- | ---: | --- |");
+    for (String text : option("memory-keys", "100000").split(",")) {
+      int keys = Integer.parseInt(text);
+      for (Algorithm algorithm : Algorithm.values()) {
+        memory(redis, algorithm, keys);
+      }
+    }
+  }
+
+  private void memory(Server redis, Algorithm algorithm, int keys) throws InterruptedException {
+    // One permit of one per key and ten minutes: every key, the bucket's too (empty, full again in
+    // ten minutes), outlives the fill and the reading.
+    long window = 600 * SECOND;
+    Quota quota = Quota.of(1, window, 1);
+    redis.local.flushAll();
+    Thread.sleep(500);
+    double before = redis.local.info("memory", "used_memory");
+    try (RedisStore store =
+        RedisStore.open(
+            redis.settings(false), PREFIX, 1, Clock.SYSTEM, MemoryStore.DEFAULT_MAX_KEYS)) {
+      Counters counters = store.counters("api", algorithm, window);
+      ExecutorService pool = Executors.newFixedThreadPool(8);
+      for (int t = 0; t < 8; t++) {
+        int first = t;
+        pool.execute(
+            () -> {
+              for (int i = first; i < keys; i += 8) {
+                Permit permit = new Permit(counters, Contender.identity(i), quota, 1);
+                store.acquire(List.of(permit));
+              }
+            });
+      }
+      pool.shutdown();
+      if (!pool.awaitTermination(5, TimeUnit.MINUTES)) {
+        pool.shutdownNow();
+        throw new IllegalStateException("filling " + keys + " keys took over 5 minutes");
+      }
+    }
+    Thread.sleep(1_500); // lets serverCron finish rehashing the key and expires tables
+    double grown = redis.local.info("memory", "used_memory") - before;
+    long stored = redis.local.admin().dbSize();
+    String sample = RedisKey.of(PREFIX, Contender.identity(keys / 2), "api", algorithm, window);
+    System.out.printf(
+        Locale.ROOT,
+        "| %s | %,d | %,.0f B | %.1f | `%s` | `%s` | %d B | %s |%n",
+        algorithm.name().toLowerCase(Locale.ROOT),
+        stored,
+        grown,
+        grown / stored,
+        sample,
+        redis.local.admin().get(sample),
+        redis.local.admin().memoryUsage(sample, 0),
+        redis.local.admin().objectEncoding(sample));
+    if (stored != keys) {
+      System.out.printf("  (expected %,d keys: some decisions did not reach Redis)%n", keys);
+    }
+  }
+
+  // ---------------------------------------------------------------- the server
+
+  /** A redis-server of this run: standalone (through {@link LocalRedis}) or a one-node cluster. */
+  private static final class Server implements AutoCloseable {
+    final LocalRedis local;
+    private final Process clusterNode;
+    private final Path dir;
+
+    private Server(LocalRedis local, Process clusterNode, Path dir) {
+      this.local = local;
+      this.clusterNode = clusterNode;
+      this.dir = dir;
+    }
+
+    static Server standalone(String binary) throws IOException, InterruptedException {
+      return new Server(LocalRedis.start(binary), null, null);
+    }
+
+    /** A redis-server with cluster mode on, serving every slot itself. */
+    static Server cluster(String binary) throws IOException, InterruptedException {
+      int port;
+      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LocalRedis.HOST))) {
+        port = socket.getLocalPort();
+      }
+      Path dir = Files.createTempDirectory("sluice-scaling-cluster-");
+      Path config = dir.resolve("redis.conf");
+      Files.write(
+          config,
+          List.of(
+              "port " + port,
+              "bind " + LocalRedis.HOST,
+              "dir " + dir,
+              "save \"\"",
+              "appendonly no",
+              "cluster-enabled yes",
+              "cluster-config-file nodes.conf",
+              "logfile \"\""),
+          StandardCharsets.UTF_8);
+      Process process =
+          new ProcessBuilder(binary, config.toString())
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("redis.log").toFile())
+              .start();
+      Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly));
+      LocalRedis local = null;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (local == null) {
+        try {
+          LocalRedis attached = LocalRedis.attach(port);
+          attached.admin().ping();
+          local = attached;
+        } catch (RuntimeException e) {
+          if (!process.isAlive() || System.nanoTime() > deadline) {
+            process.destroyForcibly();
+            throw new IllegalStateException("the cluster node did not start; see " + dir, e);
+          }
+          Thread.sleep(50);
+        }
+      }
+      local.admin().clusterAddSlotsRange(0, 16_383);
+      while (!local.admin().clusterInfo().contains("cluster_state:ok")) {
+        if (System.nanoTime() > deadline) {
+          process.destroyForcibly();
+          throw new IllegalStateException("the one-node cluster never said cluster_state:ok");
+        }
+        Thread.sleep(50);
+      }
+      return new Server(local, process, dir);
+    }
+
+    RedisSettings settings(boolean cluster) {
+      URI uri = URI.create("redis://" + LocalRedis.HOST + ":" + local.port());
+      return cluster
+          ? RedisSettings.cluster(List.of(uri), TIMEOUT_MILLIS, POOL)
+          : RedisSettings.standalone(uri, TIMEOUT_MILLIS, POOL);
+    }
+
+    /**
+     * Script calls and their microseconds ({@code INFO commandstats}: EVAL and EVALSHA), read
+     * events, CPU seconds, bytes in and out.
+     */
+    Map<String, Double> stats() {
+      String commands = local.admin().info("commandstats");
+      Map<String, Double> stats = new HashMap<>(local.stats());
+      stats.put("scripts", stat(commands, "eval", "calls") + stat(commands, "evalsha", "calls"));
+      stats.put("usec", stat(commands, "eval", "usec") + stat(commands, "evalsha", "usec"));
+      stats.put("in", local.info("stats", "total_net_input_bytes"));
+      stats.put("out", local.info("stats", "total_net_output_bytes"));
+      return stats;
+    }
+
+    private static double stat(String commandstats, String command, String field) {
+      Matcher m =
+          Pattern.compile("cmdstat_" + command + ":.*?\\b" + field + "=(\\d+)")
+              .matcher(commandstats);
+      return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+
+    @Override
+    public void close() throws IOException {
+      local.close();
+      if (clusterNode != null) {
+        clusterNode.destroy();
+        try {
+          if (!clusterNode.waitFor(10, TimeUnit.SECONDS)) {
+            clusterNode.destroyForcibly();
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        try (var files = Files.walk(dir)) {
+          files.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
+        }
+      }
+    }
+  }
+}
