@@ -260,17 +260,19 @@ public final class FleetSimulation {
           ready.add(child.awaitLine("ready", Duration.ofSeconds(90)));
         }
         long startMillis = System.currentTimeMillis() + 1_000;
+        Map<Integer, Map<String, String>> atStart = nodeStats(cluster, true);
         for (ChildJvm child : children) {
           child.send("go " + startMillis);
         }
         log.printf(
             "FleetSimulation: children %s after %.1f s; traffic starts%n",
             ready, (System.nanoTime() - began) / 1e9);
-        Outage outage = null;
-        if (plan.killAfterSeconds >= 0) {
-          sleepUntil(startMillis + plan.killAfterSeconds * 1000L);
-          outage = failOver(cluster, log);
-        }
+        // The nodes while every instance is connected: just before the kill, or half way.
+        sleepUntil(
+            startMillis
+                + 1000L * (plan.killAfterSeconds >= 0 ? plan.killAfterSeconds : plan.seconds / 2));
+        Map<Integer, Map<String, String>> midway = nodeStats(cluster, false);
+        Outage outage = plan.killAfterSeconds >= 0 ? failOver(cluster, log) : null;
         List<String> done = new ArrayList<>();
         Duration finish = Duration.ofSeconds(plan.seconds + 60);
         for (ChildJvm child : children) {
@@ -278,6 +280,7 @@ public final class FleetSimulation {
           child.awaitSuccess(Duration.ofSeconds(30));
         }
         log.printf("FleetSimulation: %s%n", done);
+        List<String> nodes = nodeRows(atStart, midway, nodeStats(cluster, false), plan.seconds);
         Map<Long, long[]> tallies = new TreeMap<>();
         for (int j = 0; j < plan.jvms; j++) {
           for (String line : Files.readAllLines(dir.resolve("member-" + j + ".tally"))) {
@@ -285,7 +288,7 @@ public final class FleetSimulation {
           }
         }
         return new Report(
-            plan, tallies, masterOfSlot, outage, done, (System.nanoTime() - began) / 1e9);
+            plan, tallies, masterOfSlot, outage, done, nodes, (System.nanoTime() - began) / 1e9);
       } finally {
         children.forEach(ChildJvm::close);
         try (var files = Files.walk(dir)) {
@@ -293,6 +296,95 @@ public final class FleetSimulation {
         }
       }
     }
+  }
+
+  /**
+   * INFO of every live node by port (clients, commandstats, cpu, stats, replication); with {@code
+   * reset}, CONFIG RESETSTAT first, so the command counts cover the traffic alone.
+   */
+  private static Map<Integer, Map<String, String>> nodeStats(
+      RedisClusterHandle cluster, boolean reset) {
+    Map<Integer, Map<String, String>> stats = new TreeMap<>();
+    for (RedisProcess node : cluster.nodes()) {
+      if (!node.isAlive()) {
+        continue;
+      }
+      try (RedisProbe probe = RedisProbe.connect(node.host(), node.port())) {
+        if (reset) {
+          probe.call("CONFIG", "RESETSTAT");
+        }
+        stats.put(
+            node.port(),
+            probe.info("clients", "commandstats", "cpu", "stats", "replication", "memory"));
+      }
+    }
+    return stats;
+  }
+
+  /**
+   * A table row per node that was alive at the end: its role, clients connected (the instances'
+   * pools, the replicas and this probe), script calls and their cost, slot-map reads, CPU and bytes
+   * on the wire per second of traffic.
+   */
+  private static List<String> nodeRows(
+      Map<Integer, Map<String, String>> start,
+      Map<Integer, Map<String, String>> midway,
+      Map<Integer, Map<String, String>> end,
+      int seconds) {
+    List<String> rows = new ArrayList<>();
+    for (Map.Entry<Integer, Map<String, String>> e : end.entrySet()) {
+      Map<String, String> before = start.getOrDefault(e.getKey(), Map.of());
+      Map<String, String> during = midway.getOrDefault(e.getKey(), Map.of());
+      Map<String, String> after = e.getValue();
+      double cpu =
+          number(after, "used_cpu_user")
+              + number(after, "used_cpu_sys")
+              - number(before, "used_cpu_user")
+              - number(before, "used_cpu_sys");
+      rows.add(
+          String.format(
+              Locale.ROOT,
+              "| %d | %s | %.0f | %,.0f | %.1f | %,.0f | %.1f | %,.0f | %.1f | %.1f %% | %,.0f |"
+                  + " %,.0f |",
+              e.getKey(),
+              after.get("role"),
+              number(during, "connected_clients"),
+              number(during, "mem_clients_normal")
+                  / Math.max(1, number(during, "connected_clients")),
+              (number(after, "total_connections_received")
+                      - number(before, "total_connections_received"))
+                  / seconds,
+              commandStat(after, "cmdstat_evalsha", "calls") / seconds,
+              commandStat(after, "cmdstat_evalsha", "usec_per_call"),
+              commandStat(after, "cmdstat_cluster|slots", "calls") / seconds,
+              commandStat(after, "cmdstat_cluster|slots", "usec_per_call"),
+              cpu * 100 / seconds,
+              (number(after, "total_net_input_bytes") - number(before, "total_net_input_bytes"))
+                  / seconds,
+              (number(after, "total_net_output_bytes") - number(before, "total_net_output_bytes"))
+                  / seconds));
+    }
+    return rows;
+  }
+
+  private static double number(Map<String, String> info, String field) {
+    String value = info.get(field);
+    return value == null ? 0 : Double.parseDouble(value);
+  }
+
+  /** A field of an INFO commandstats line such as {@code calls=12,usec=340,usec_per_call=28.33}. */
+  private static double commandStat(Map<String, String> info, String command, String field) {
+    String line = info.get(command);
+    if (line == null) {
+      return 0;
+    }
+    for (String pair : line.split(",")) {
+      String[] kv = pair.split("=", 2);
+      if (kv[0].equals(field)) {
+        return Double.parseDouble(kv[1]);
+      }
+    }
+    return 0;
   }
 
   /** When a master was killed and its replica took over, and which master it was. */
@@ -452,6 +544,7 @@ public final class FleetSimulation {
     final Plan plan;
     final Outage outage;
     final List<String> members;
+    final List<String> nodes;
     final double seconds;
     final Map<Phase, Row> rows = new LinkedHashMap<>();
 
@@ -469,10 +562,12 @@ public final class FleetSimulation {
         int[] masterOfSlot,
         Outage outage,
         List<String> members,
+        List<String> nodes,
         double seconds) {
       this.plan = plan;
       this.outage = outage;
       this.members = members;
+      this.nodes = nodes;
       this.seconds = seconds;
       long window = plan.windowMillis * 1000;
       int[] portOf = new int[plan.identities];
@@ -612,6 +707,19 @@ public final class FleetSimulation {
             r.maxLocalPerInstance,
             r.overBound);
       }
+      out.println();
+      out.println(
+          "Each node alive at the end, per second of traffic (counted from the start of traffic;"
+              + " clients while every instance was connected, before the kill):");
+      out.println();
+      out.println(
+          "| port | role at the end | clients connected midway | bytes per client midway"
+              + " (mem_clients_normal) | connections accepted/s | EVALSHA/s | µs per EVALSHA |"
+              + " CLUSTER SLOTS/s | µs per CLUSTER SLOTS | CPU (of one core) | bytes in/s |"
+              + " bytes out/s |");
+      out.println(
+          "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+      nodes.forEach(out::println);
       if (!hottestTimeline.isEmpty()) {
         out.println();
         out.println(
