@@ -27,8 +27,12 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPooled;
 
 /**
@@ -46,9 +50,10 @@ import redis.clients.jedis.JedisPooled;
  * master) while everything stays on one process whose counters can be read.
  *
  * <p>Options ({@code --name=value}): {@code warmup} and {@code measure} seconds per phase (2, 6),
- * {@code servers} (standalone,cluster), {@code parts} (cpu,heartbeat,memory), {@code memory-keys}
- * (100000), {@code redis-server}. Bounded: every phase ends by its own clock, and the whole run
- * takes about 3 minutes with the defaults.
+ * {@code servers} (standalone,cluster), {@code parts} (cpu,heartbeat,refresh,memory), {@code
+ * memory-keys} (100000: every algorithm), {@code memory-large} (1000000: the sliding window alone;
+ * empty for none), {@code redis-server}. Bounded: every phase ends by its own clock, every fill
+ * within 5 minutes; the whole run takes about 6 minutes with the defaults.
  */
 public final class ScalingFigures {
   private static final String PREFIX = "rl";
@@ -98,7 +103,7 @@ public final class ScalingFigures {
 
   private void run() throws Exception {
     String binary = option("redis-server", "redis-server");
-    List<String> parts = List.of(option("parts", "cpu,heartbeat,memory").split(","));
+    List<String> parts = List.of(option("parts", "cpu,heartbeat,refresh,memory").split(","));
     for (String server : option("servers", "standalone,cluster").split(",")) {
       boolean cluster = server.equals("cluster");
       try (Server redis = cluster ? Server.cluster(binary) : Server.standalone(binary)) {
@@ -109,8 +114,11 @@ public final class ScalingFigures {
         if (parts.contains("heartbeat")) {
           heartbeat(redis);
         }
-        if (parts.contains("memory") && !cluster) {
-          memory(redis);
+        if (parts.contains("refresh") && cluster) {
+          refresh(redis);
+        }
+        if (parts.contains("memory")) {
+          memory(redis, cluster);
         }
       }
     }
@@ -263,13 +271,68 @@ public final class ScalingFigures {
     }
   }
 
+  // ---------------------------------------------------------------- the slot map's refresh
+
+  /**
+   * What each JVM's cluster client costs the node it refreshes its slot map from, once a second
+   * (the store's topology refresh): Jedis, given seed nodes, opens a new connection to the first
+   * seed that answers, sends CLUSTER SLOTS and closes it. Timed as a Jedis connection with the
+   * store's client name, against the same CLUSTER SLOTS on one kept connection.
+   */
+  private void refresh(Server redis) {
+    System.out.println();
+    System.out.println(
+        "| slot-map read | reads | Redis CPU µs per read | µs per CLUSTER SLOTS (usec_per_call)"
+            + " | connections accepted per read | one node's CPU at 1,000 / 3,000 JVMs |");
+    System.out.println("| --- | ---: | ---: | ---: | ---: | ---: |");
+    DefaultJedisClientConfig config =
+        DefaultJedisClientConfig.builder()
+            .clientName("sluice")
+            .connectionTimeoutMillis(1_000)
+            .socketTimeoutMillis(1_000)
+            .build();
+    HostAndPort node = new HostAndPort(LocalRedis.HOST, redis.local.port());
+    int reads = 3_000;
+    for (boolean fresh : new boolean[] {true, false}) {
+      redis.local.admin().configResetStat();
+      Map<String, Double> before = redis.stats();
+      double accepted = redis.local.info("stats", "total_connections_received");
+      if (fresh) {
+        for (int i = 0; i < reads; i++) {
+          try (Jedis jedis = new Jedis(node, config)) {
+            jedis.clusterSlots();
+          }
+        }
+      } else {
+        try (Jedis jedis = new Jedis(node, config)) {
+          for (int i = 0; i < reads; i++) {
+            jedis.clusterSlots();
+          }
+        }
+      }
+      Map<String, Double> after = redis.stats();
+      accepted = redis.local.info("stats", "total_connections_received") - accepted;
+      double cpu = (after.get("cpu") - before.get("cpu")) * 1e6 / reads;
+      System.out.printf(
+          Locale.ROOT,
+          "| %s | %,d | %.1f | %.1f | %.2f | %.1f %% / %.1f %% |%n",
+          fresh ? "a new connection each (as the store's client does)" : "one kept connection",
+          reads,
+          cpu,
+          Server.stat(redis.local.admin().info("commandstats"), "cluster\\|slots", "usec_per_call"),
+          accepted / reads,
+          cpu * 1_000 / 1e4,
+          cpu * 3_000 / 1e4);
+    }
+  }
+
   // ---------------------------------------------------------------- memory per key
 
   /**
    * {@code memory-keys} identities with one rule of each algorithm in turn, every key with its TTL:
    * the growth of {@code used_memory} per key, and {@code MEMORY USAGE} of one of them.
    */
-  private void memory(Server redis) throws InterruptedException {
+  private void memory(Server redis, boolean cluster) throws InterruptedException {
     System.out.println();
     System.out.println(
         "| algorithm | keys | used_memory growth | bytes/key (TTL included) | sample key | value"
@@ -278,12 +341,19 @@ public final class ScalingFigures {
     for (String text : option("memory-keys", "100000").split(",")) {
       int keys = Integer.parseInt(text);
       for (Algorithm algorithm : Algorithm.values()) {
-        memory(redis, algorithm, keys);
+        memory(redis, cluster, algorithm, keys);
+      }
+    }
+    // More keys for the default algorithm alone: the tables' share of a key depends on the count.
+    for (String text : option("memory-large", "1000000").split(",")) {
+      if (!text.isBlank()) {
+        memory(redis, cluster, Algorithm.SLIDING_WINDOW, Integer.parseInt(text));
       }
     }
   }
 
-  private void memory(Server redis, Algorithm algorithm, int keys) throws InterruptedException {
+  private void memory(Server redis, boolean cluster, Algorithm algorithm, int keys)
+      throws InterruptedException {
     // One permit of one per key and ten minutes: every key, the bucket's too (empty, full again in
     // ten minutes), outlives the fill and the reading.
     long window = 600 * SECOND;
@@ -293,7 +363,7 @@ public final class ScalingFigures {
     double before = redis.local.info("memory", "used_memory");
     try (RedisStore store =
         RedisStore.open(
-            redis.settings(false), PREFIX, 1, Clock.SYSTEM, MemoryStore.DEFAULT_MAX_KEYS)) {
+            redis.settings(cluster), PREFIX, 1, Clock.SYSTEM, MemoryStore.DEFAULT_MAX_KEYS)) {
       Counters counters = store.counters("api", algorithm, window);
       ExecutorService pool = Executors.newFixedThreadPool(8);
       for (int t = 0; t < 8; t++) {
@@ -301,8 +371,17 @@ public final class ScalingFigures {
         pool.execute(
             () -> {
               for (int i = first; i < keys; i += 8) {
-                Permit permit = new Permit(counters, Contender.identity(i), quota, 1);
-                store.acquire(List.of(permit));
+                // Fails closed and tries again when decided locally (a timeout on this busy
+                // machine): a denial from Redis means the key is there already.
+                for (int attempt = 0; attempt < 20; attempt++) {
+                  Permit permit =
+                      new Permit(counters, Contender.identity(i), quota, 1, OnError.FAIL_CLOSED);
+                  store.acquire(List.of(permit));
+                  if (!permit.decidedLocally()) {
+                    break;
+                  }
+                  LockSupport.parkNanos(50_000_000);
+                }
               }
             });
       }
@@ -423,9 +502,9 @@ public final class ScalingFigures {
       return stats;
     }
 
-    private static double stat(String commandstats, String command, String field) {
+    static double stat(String commandstats, String command, String field) {
       Matcher m =
-          Pattern.compile("cmdstat_" + command + ":.*?\\b" + field + "=(\\d+)")
+          Pattern.compile("cmdstat_" + command + ":.*?\\b" + field + "=([0-9.]+)")
               .matcher(commandstats);
       return m.find() ? Double.parseDouble(m.group(1)) : 0;
     }
