@@ -33,12 +33,19 @@ public final class LedgerHeapPerKey {
       keys[i] = RedisKey.of("rl", identity, "api", Algorithm.FIXED_WINDOW, window);
     }
     LocalLedger ledger = new LocalLedger(Clock.SYSTEM);
+    // The JVM's first full collections leave some megabytes of start-up data that later ones free:
+    // measured from a heap that has settled.
+    liveHeap();
     long before = liveHeap();
     for (int i = 0; i < n; i++) {
       // The key strings exist before (a decision builds its key anyway); the ledger keeps them.
       ledger.remember(keys[i], code, quota, 1);
     }
     long after = liveHeap();
+    int held = ledger.due().size();
+    if (held != n) {
+      throw new IllegalStateException("the ledger holds " + held + " keys, not " + n);
+    }
     Reference.reachabilityFence(ledger);
     Reference.reachabilityFence(keys);
     System.out.printf(
