@@ -13,12 +13,7 @@ import dev.sluice.store.redis.RedisKey;
 import dev.sluice.store.redis.RedisSettings;
 import dev.sluice.store.redis.RedisStore;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -87,14 +82,16 @@ public final class ScalingFigures {
   }
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = new HashMap<>();
-    for (String arg : args) {
-      String[] kv = arg.replaceFirst("^--", "").split("=", 2);
-      options.put(kv[0], kv.length > 1 ? kv[1] : "true");
-    }
     long started = System.nanoTime();
-    new ScalingFigures(options).run();
+    new ScalingFigures(RedisLoad.options(args)).run();
     System.out.printf(Locale.ROOT, "%nTotal %.0f s%n", (System.nanoTime() - started) / 1e9);
+  }
+
+  /** A blank line, then a Markdown table's header: {@code columns} and their alignments. */
+  private static void header(String columns, String alignments) {
+    System.out.println();
+    System.out.println(columns);
+    System.out.println(alignments);
   }
 
   private String option(String name, String otherwise) {
@@ -129,12 +126,10 @@ public final class ScalingFigures {
   private void cpu(Server redis, boolean cluster) throws InterruptedException {
     Duration warmup = Duration.ofSeconds(Long.parseLong(option("warmup", "2")));
     Duration measure = Duration.ofSeconds(Long.parseLong(option("measure", "6")));
-    System.out.println();
-    System.out.println(
+    header(
         "| load | algorithm | decisions/s | errors | Redis CPU µs/decision | scripts/decision"
             + " | µs/script (usec_per_call) | round trips/decision | commands/round trip"
-            + " | reads/decision | bytes in/decision | bytes out/decision |");
-    System.out.println(
+            + " | reads/decision | bytes in/decision | bytes out/decision |",
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (Load load : LOADS) {
       redis.local.flushAll();
@@ -142,7 +137,16 @@ public final class ScalingFigures {
       try (Contender contender =
           load == BASELINE
               ? new NoOpScript(redis.local.port())
-              : new StoreContender(redis.settings(cluster), load)) {
+              : new SluiceContender(
+                  RedisStore.open(
+                      redis.settings(cluster),
+                      PREFIX,
+                      1,
+                      Clock.SYSTEM,
+                      MemoryStore.DEFAULT_MAX_KEYS),
+                  load.algorithm,
+                  SECOND,
+                  load.keys)) {
         Map<String, Double> before = redis.stats();
         LoadRun.Result result =
             new LoadRun(contender, load.threads, load.keys, 0, warmup, measure).run();
@@ -150,7 +154,7 @@ public final class ScalingFigures {
         double all = result.allCalls();
         double roundTrips = all;
         double commandsPerRoundTrip = 1;
-        if (contender instanceof StoreContender store) {
+        if (contender instanceof SluiceContender store) {
           StoreStatus status = store.store.status();
           roundTrips = status.allRoundTrips().count();
           commandsPerRoundTrip = status.meanPipelineCommands();
@@ -172,36 +176,6 @@ public final class ScalingFigures {
             (after.get("in") - before.get("in")) / all,
             (after.get("out") - before.get("out")) / all);
       }
-    }
-  }
-
-  /** A Redis store on one rule, taking one permit per decision, failing closed (timeouts show). */
-  private static final class StoreContender implements Contender {
-    final RedisStore store;
-    private final Counters counters;
-    private final Quota quota;
-    private final String[] identities;
-
-    StoreContender(RedisSettings settings, Load load) {
-      store = RedisStore.open(settings, PREFIX, 1, Clock.SYSTEM, MemoryStore.DEFAULT_MAX_KEYS);
-      counters = store.counters("api", load.algorithm, SECOND);
-      quota = Quota.of(LIMIT, SECOND, LIMIT);
-      identities = new String[load.keys];
-      for (int i = 0; i < load.keys; i++) {
-        identities[i] = Contender.identity(i);
-      }
-    }
-
-    @Override
-    public boolean take(int key) {
-      Permit permit = new Permit(counters, identities[key], quota, 1, OnError.FAIL_CLOSED);
-      store.acquire(List.of(permit));
-      return permit.verdict().allowed();
-    }
-
-    @Override
-    public void close() {
-      store.close();
     }
   }
 
@@ -234,11 +208,10 @@ public final class ScalingFigures {
    * the sorted set.
    */
   private void heartbeat(Server redis) {
-    System.out.println();
-    System.out.println(
+    header(
         "| fleet (members) | beats timed | µs/beat (usec_per_call) | Redis CPU µs/beat"
-            + " | one master's CPU at one beat per JVM per second |");
-    System.out.println("| ---: | ---: | ---: | ---: | ---: |");
+            + " | one master's CPU at one beat per JVM per second |",
+        "| ---: | ---: | ---: | ---: | ---: |");
     try (JedisPooled jedis = new JedisPooled(LocalRedis.HOST, redis.local.port())) {
       for (int members : new int[] {50, 500, 3_000}) {
         redis.local.flushAll();
@@ -280,11 +253,10 @@ public final class ScalingFigures {
    * store's client name, against the same CLUSTER SLOTS on one kept connection.
    */
   private void refresh(Server redis) {
-    System.out.println();
-    System.out.println(
+    header(
         "| slot-map read | reads | Redis CPU µs per read | µs per CLUSTER SLOTS (usec_per_call)"
-            + " | connections accepted per read | one node's CPU at 1,000 / 3,000 JVMs |");
-    System.out.println("| --- | ---: | ---: | ---: | ---: | ---: |");
+            + " | connections accepted per read | one node's CPU at 1,000 / 3,000 JVMs |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |");
     DefaultJedisClientConfig config =
         DefaultJedisClientConfig.builder()
             .clientName("sluice")
@@ -333,11 +305,10 @@ public final class ScalingFigures {
    * the growth of {@code used_memory} per key, and {@code MEMORY USAGE} of one of them.
    */
   private void memory(Server redis, boolean cluster) throws InterruptedException {
-    System.out.println();
-    System.out.println(
+    header(
         "| algorithm | keys | used_memory growth | bytes/key (TTL included) | sample key | value"
-            + " | MEMORY USAGE | encoding |");
-    System.out.println("| --- | ---: | ---: | ---: | --- | --- | ---: | --- |");
+            + " | MEMORY USAGE | encoding |",
+        "| --- | ---: | ---: | ---: | --- | --- | ---: | --- |");
     for (String text : option("memory-keys", "100000").split(",")) {
       int keys = Integer.parseInt(text);
       for (Algorithm algorithm : Algorithm.values()) {
@@ -413,72 +384,31 @@ public final class ScalingFigures {
 
   // ---------------------------------------------------------------- the server
 
-  /** A redis-server of this run: standalone (through {@link LocalRedis}) or a one-node cluster. */
+  /** A redis-server of this run: standalone, or a one-node cluster serving every slot itself. */
   private static final class Server implements AutoCloseable {
     final LocalRedis local;
-    private final Process clusterNode;
-    private final Path dir;
 
-    private Server(LocalRedis local, Process clusterNode, Path dir) {
+    private Server(LocalRedis local) {
       this.local = local;
-      this.clusterNode = clusterNode;
-      this.dir = dir;
     }
 
     static Server standalone(String binary) throws IOException, InterruptedException {
-      return new Server(LocalRedis.start(binary), null, null);
+      return new Server(LocalRedis.start(binary));
     }
 
-    /** A redis-server with cluster mode on, serving every slot itself. */
     static Server cluster(String binary) throws IOException, InterruptedException {
-      int port;
-      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LocalRedis.HOST))) {
-        port = socket.getLocalPort();
-      }
-      Path dir = Files.createTempDirectory("sluice-scaling-cluster-");
-      Path config = dir.resolve("redis.conf");
-      Files.write(
-          config,
-          List.of(
-              "port " + port,
-              "bind " + LocalRedis.HOST,
-              "dir " + dir,
-              "save \"\"",
-              "appendonly no",
-              "cluster-enabled yes",
-              "cluster-config-file nodes.conf",
-              "logfile \"\""),
-          StandardCharsets.UTF_8);
-      Process process =
-          new ProcessBuilder(binary, config.toString())
-              .redirectErrorStream(true)
-              .redirectOutput(dir.resolve("redis.log").toFile())
-              .start();
-      Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly));
-      LocalRedis local = null;
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-      while (local == null) {
-        try {
-          LocalRedis attached = LocalRedis.attach(port);
-          attached.admin().ping();
-          local = attached;
-        } catch (RuntimeException e) {
-          if (!process.isAlive() || System.nanoTime() > deadline) {
-            process.destroyForcibly();
-            throw new IllegalStateException("the cluster node did not start; see " + dir, e);
-          }
-          Thread.sleep(50);
-        }
-      }
+      LocalRedis local =
+          LocalRedis.start(binary, "cluster-enabled yes", "cluster-config-file nodes.conf");
       local.admin().clusterAddSlotsRange(0, 16_383);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
       while (!local.admin().clusterInfo().contains("cluster_state:ok")) {
         if (System.nanoTime() > deadline) {
-          process.destroyForcibly();
+          local.close();
           throw new IllegalStateException("the one-node cluster never said cluster_state:ok");
         }
         Thread.sleep(50);
       }
-      return new Server(local, process, dir);
+      return new Server(local);
     }
 
     RedisSettings settings(boolean cluster) {
@@ -510,21 +440,8 @@ public final class ScalingFigures {
     }
 
     @Override
-    public void close() throws IOException {
+    public void close() {
       local.close();
-      if (clusterNode != null) {
-        clusterNode.destroy();
-        try {
-          if (!clusterNode.waitFor(10, TimeUnit.SECONDS)) {
-            clusterNode.destroyForcibly();
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        try (var files = Files.walk(dir)) {
-          files.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
-        }
-      }
     }
   }
 }

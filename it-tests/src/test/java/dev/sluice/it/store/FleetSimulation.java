@@ -15,6 +15,7 @@ import dev.sluice.it.redis.RedisProcess;
 import dev.sluice.it.redis.RedisServers;
 import dev.sluice.store.Clock;
 import java.io.PrintStream;
+import java.lang.reflect.RecordComponent;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,10 +49,10 @@ import java.util.stream.Collectors;
  *     dev.sluice.it.store.FleetSimulation [--name=value ...]
  * </pre>
  *
- * <p>Options are the fields of {@link Plan} ({@code --instances=50 --jvms=3 --rate=2000
- * --seconds=75 --kill-after=25 ...}); {@code FleetSimulationIT} runs a shorter plan and asserts the
- * bounds. Everything is on loopback and bounded: the traffic stops at its planned end, every wait
- * has a timeout, and the cluster and children are stopped on the way out.
+ * <p>Options are the fields of {@link Plan}, dashed ({@code --instances=50 --jvms=3 --rate=2000
+ * --seconds=75 --kill-after-seconds=25 ...}); {@code FleetSimulationIT} runs a shorter plan and
+ * asserts the bounds. Everything is on loopback and bounded: the traffic stops at its planned end,
+ * every wait has a timeout, and the cluster and children are stopped on the way out.
  */
 public final class FleetSimulation {
   private FleetSimulation() {}
@@ -85,42 +86,29 @@ public final class FleetSimulation {
     }
 
     Plan withSeeds(List<URI> seeds) {
-      return new Plan(
-          seeds,
-          prefix,
-          instances,
-          jvms,
-          identities,
-          zipf,
-          rate,
-          seconds,
-          killAfterSeconds,
-          limit,
-          windowMillis,
-          threadsPerJvm,
-          fleetSize,
-          timeoutMillis,
-          poolSize);
+      return fromValues(seeds, values());
     }
 
-    /** The defaults, with {@code --name=value} options (names as the fields, dashed) applied. */
-    static Plan parse(String... args) {
+    /**
+     * Every field but the seeds, by its option name: the field's name, dashed (kill-after-seconds).
+     */
+    Map<String, String> values() {
       Map<String, String> values = new LinkedHashMap<>();
-      Plan d = defaults();
-      values.put("prefix", d.prefix);
-      values.put("instances", "" + d.instances);
-      values.put("jvms", "" + d.jvms);
-      values.put("identities", "" + d.identities);
-      values.put("zipf", "" + d.zipf);
-      values.put("rate", "" + d.rate);
-      values.put("seconds", "" + d.seconds);
-      values.put("kill-after", "" + d.killAfterSeconds);
-      values.put("limit", "" + d.limit);
-      values.put("window-millis", "" + d.windowMillis);
-      values.put("threads", "" + d.threadsPerJvm);
-      values.put("fleet-size", "" + d.fleetSize);
-      values.put("timeout-millis", "" + d.timeoutMillis);
-      values.put("pool-size", "" + d.poolSize);
+      for (RecordComponent field : Plan.class.getRecordComponents()) {
+        if (!field.getName().equals("seeds")) {
+          try {
+            values.put(option(field), String.valueOf(field.getAccessor().invoke(this)));
+          } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+          }
+        }
+      }
+      return values;
+    }
+
+    /** The defaults, with {@code --name=value} options (names as in {@link #values}) applied. */
+    static Plan parse(String... args) {
+      Map<String, String> values = defaults().values();
       for (String arg : args) {
         String[] kv = arg.replaceFirst("^--", "").split("=", 2);
         if (!values.containsKey(kv[0]) || kv.length != 2) {
@@ -131,45 +119,39 @@ public final class FleetSimulation {
       return fromValues(List.of(), values);
     }
 
-    private static Plan fromValues(List<URI> seeds, Map<String, String> v) {
-      return new Plan(
-          seeds,
-          v.get("prefix"),
-          Integer.parseInt(v.get("instances")),
-          Integer.parseInt(v.get("jvms")),
-          Integer.parseInt(v.get("identities")),
-          Double.parseDouble(v.get("zipf")),
-          Double.parseDouble(v.get("rate")),
-          Integer.parseInt(v.get("seconds")),
-          Integer.parseInt(v.get("kill-after")),
-          Long.parseLong(v.get("limit")),
-          Long.parseLong(v.get("window-millis")),
-          Integer.parseInt(v.get("threads")),
-          Integer.parseInt(v.get("fleet-size")),
-          Integer.parseInt(v.get("timeout-millis")),
-          Integer.parseInt(v.get("pool-size")));
+    /** A plan of {@code seeds} and the other fields as {@link #values} names them. */
+    private static Plan fromValues(List<URI> seeds, Map<String, String> values) {
+      RecordComponent[] fields = Plan.class.getRecordComponents();
+      Class<?>[] types = new Class<?>[fields.length];
+      Object[] args = new Object[fields.length];
+      for (int i = 0; i < fields.length; i++) {
+        types[i] = fields[i].getType();
+        String value = values.get(option(fields[i]));
+        args[i] =
+            i == 0
+                ? seeds
+                : types[i] == int.class
+                    ? (Object) Integer.parseInt(value)
+                    : types[i] == long.class
+                        ? (Object) Long.parseLong(value)
+                        : types[i] == double.class ? (Object) Double.parseDouble(value) : value;
+      }
+      try {
+        return Plan.class.getDeclaredConstructor(types).newInstance(args);
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    private static String option(RecordComponent field) {
+      return field.getName().replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
     }
 
     /** The plan as a child's arguments: seeds, then name=value pairs; the child adds its own. */
     List<String> memberArgs() {
       List<String> args = new ArrayList<>();
       args.add(seeds.stream().map(URI::toString).collect(Collectors.joining(",")));
-      args.addAll(
-          List.of(
-              "prefix=" + prefix,
-              "instances=" + instances,
-              "jvms=" + jvms,
-              "identities=" + identities,
-              "zipf=" + zipf,
-              "rate=" + rate,
-              "seconds=" + seconds,
-              "kill-after=" + killAfterSeconds,
-              "limit=" + limit,
-              "window-millis=" + windowMillis,
-              "threads=" + threadsPerJvm,
-              "fleet-size=" + fleetSize,
-              "timeout-millis=" + timeoutMillis,
-              "pool-size=" + poolSize));
+      values().forEach((name, value) -> args.add(name + "=" + value));
       return args;
     }
 

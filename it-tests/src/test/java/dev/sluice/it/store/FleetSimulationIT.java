@@ -34,10 +34,10 @@ class FleetSimulationIT {
           "--zipf=1.1",
           "--rate=1200",
           "--seconds=24",
-          "--kill-after=8",
+          "--kill-after-seconds=8",
           "--limit=50",
           "--window-millis=1000",
-          "--threads=12",
+          "--threads-per-jvm=12",
           "--prefix=sim-it");
 
   @Test
