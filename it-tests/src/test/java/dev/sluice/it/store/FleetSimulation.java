@@ -496,6 +496,11 @@ public final class FleetSimulation {
         excess += admitted - limit;
       }
       long expected = Math.min(t[DEMAND], limit);
+      int bucket = 0;
+      while (bucket < RATIO_BOUNDS.length && admitted / (double) expected >= RATIO_BOUNDS[bucket]) {
+        bucket++;
+      }
+      byRatio[bucket]++;
       if (admitted < expected) {
         underAdmitted++;
         shortfall += expected - admitted;
@@ -511,6 +516,16 @@ public final class FleetSimulation {
         overBound++;
       }
     }
+
+    /** Upper bounds of the buckets of admitted ÷ min(requests, limit), the last one open. */
+    static final double[] RATIO_BOUNDS = {0.8, 0.95, 0.999999, 1.000001, 1.1, 1.25, 1.5, 2.0};
+
+    static final String RATIO_HEADER =
+        "| phase | < 0.8 | 0.8–0.95 | 0.95–1 | exactly 1 | 1–1.1 | 1.1–1.25 | 1.25–1.5 | 1.5–2 |"
+            + " ≥ 2 |";
+
+    /** Windows by admitted ÷ min(requests, limit), bucketed by {@link #RATIO_BOUNDS}. */
+    final long[] byRatio = new long[RATIO_BOUNDS.length + 1];
 
     double quantile(double q) {
       if (admittedOverLimit.isEmpty()) {
@@ -702,6 +717,18 @@ public final class FleetSimulation {
       out.println(
           "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
       nodes.forEach(out::println);
+      out.println();
+      out.println("Identity-windows by admitted ÷ min(requests, limit) (1 is exact):");
+      out.println();
+      out.println(Row.RATIO_HEADER);
+      out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+      for (Map.Entry<Phase, Row> e : rows.entrySet()) {
+        StringBuilder line = new StringBuilder("| " + e.getKey().title + " |");
+        for (long count : e.getValue().byRatio) {
+          line.append(String.format(Locale.ROOT, " %,d |", count));
+        }
+        out.println(line);
+      }
       if (!hottestTimeline.isEmpty()) {
         out.println();
         out.println(
