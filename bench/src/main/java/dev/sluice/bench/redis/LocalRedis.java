@@ -7,6 +7,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -36,40 +37,51 @@ public final class LocalRedis implements AutoCloseable {
     this.admin = new Jedis(HOST, port, 10_000);
   }
 
-  /** Starts {@code binary} on a free port of 127.0.0.1 and waits until it answers PING. */
-  public static LocalRedis start(String binary) throws IOException, InterruptedException {
+  /**
+   * Starts {@code binary} on a free port of 127.0.0.1 and waits until it answers PING; {@code
+   * extraConfig} lines follow the usual ones (e.g. {@code cluster-enabled yes}).
+   */
+  public static LocalRedis start(String binary, String... extraConfig)
+      throws IOException, InterruptedException {
     int port;
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
       port = socket.getLocalPort();
     }
     Path dir = Files.createTempDirectory("sluice-bench-redis-");
     Path config = dir.resolve("redis.conf");
-    Files.write(
-        config,
-        List.of(
-            "port " + port,
-            "bind " + HOST,
-            "dir " + dir,
-            "save \"\"",
-            "appendonly no",
-            "daemonize no",
-            "logfile \"\""),
-        StandardCharsets.UTF_8);
+    List<String> lines =
+        new ArrayList<>(
+            List.of(
+                "port " + port,
+                "bind " + HOST,
+                "dir " + dir,
+                "save \"\"",
+                "appendonly no",
+                "daemonize no",
+                "logfile \"\""));
+    lines.addAll(List.of(extraConfig));
+    Files.write(config, lines, StandardCharsets.UTF_8);
     Process process =
         new ProcessBuilder(binary, config.toString())
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("redis.log").toFile())
             .start();
     Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly));
-    LocalRedis redis = new LocalRedis(port, process, dir);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (true) {
+      // Jedis connects in its constructor: made anew until the server listens (a cluster node
+      // takes longer to start than the first try).
+      LocalRedis redis = null;
       try {
+        redis = new LocalRedis(port, process, dir);
         redis.admin.ping();
         return redis;
       } catch (JedisConnectionException e) {
+        if (redis != null) {
+          redis.admin.close();
+        }
         if (!process.isAlive() || System.nanoTime() > deadline) {
-          redis.close();
+          process.destroyForcibly(); // its directory stays, with the log the message points to
           throw new IllegalStateException("redis-server did not start; see " + dir, e);
         }
         Thread.sleep(50);

@@ -51,11 +51,7 @@ public final class RedisLoad {
   }
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = new HashMap<>();
-    for (String arg : args) {
-      String[] kv = arg.replaceFirst("^--", "").split("=", 2);
-      options.put(kv[0], kv.length > 1 ? kv[1] : "true");
-    }
+    Map<String, String> options = options(args);
     long started = System.nanoTime();
     try (LocalRedis redis =
         options.containsKey("port")
@@ -64,6 +60,16 @@ public final class RedisLoad {
       new RedisLoad(redis, options).run();
     }
     System.out.printf(Locale.ROOT, "%nTotal %.0f s%n", (System.nanoTime() - started) / 1e9);
+  }
+
+  /** {@code --name=value} arguments by name; a bare {@code --name} is {@code true}. */
+  static Map<String, String> options(String[] args) {
+    Map<String, String> options = new HashMap<>();
+    for (String arg : args) {
+      String[] kv = arg.replaceFirst("^--", "").split("=", 2);
+      options.put(kv[0], kv.length > 1 ? kv[1] : "true");
+    }
+    return options;
   }
 
   private static int[] ints(String list) {

@@ -28,14 +28,20 @@ final class SluiceContender implements Contender {
   static final int POOL_SIZE = 32;
   static final String RULE = "api";
 
-  private final RedisStore store;
+  final RedisStore store;
   private final Counters counters;
-  private final Quota quota = Quota.of(LIMIT, WINDOW_MICROS, LIMIT);
+  private final Quota quota;
   private final String[] identities;
 
   SluiceContender(int port, int keys) {
-    store = open(port);
-    counters = store.counters(RULE, Algorithm.TOKEN_BUCKET, WINDOW_MICROS);
+    this(open(port), Algorithm.TOKEN_BUCKET, WINDOW_MICROS, keys);
+  }
+
+  /** The same on {@code store}, which it closes, with a rule of {@code algorithm} and window. */
+  SluiceContender(RedisStore store, Algorithm algorithm, long windowMicros, int keys) {
+    this.store = store;
+    counters = store.counters(RULE, algorithm, windowMicros);
+    quota = Quota.of(LIMIT, windowMicros, LIMIT);
     identities = new String[keys];
     for (int i = 0; i < keys; i++) {
       identities[i] = Contender.identity(i);
