@@ -31,6 +31,12 @@ public final class RedisSettings {
   /** How often a cluster client asks for the slot map, so a failover is followed within it. */
   private static final Duration TOPOLOGY_REFRESH = Duration.ofSeconds(1);
 
+  /** Idle connections a pool keeps per node, however long idle. */
+  static final int KEPT_IDLE = 2;
+
+  /** How long a connection beyond those may stay idle before it is closed. */
+  static final Duration IDLE_CLOSE = Duration.ofMinutes(1);
+
   private final List<URI> nodes;
   private final String sentinelMaster;
   private final boolean cluster;
@@ -95,6 +101,7 @@ public final class RedisSettings {
     pool.setMaxIdle(poolSize);
     pool.setBlockWhenExhausted(true);
     pool.setMaxWait(Duration.ofMillis(timeoutMillis));
+    idleConnectionsClose(pool);
     if (cluster) {
       return ClusterClient.connect(hostsAndPorts(), client, pool, TOPOLOGY_REFRESH, timeoutMillis);
     }
@@ -104,6 +111,23 @@ public final class RedisSettings {
                 sentinelMaster, client, pool, hostsAndPorts(), client)
             : new PooledConnectionProvider(hostAndPort(nodes.get(0)), client, pool);
     return new UnifiedJedis(new BudgetedConnections(connections, timeoutMillis));
+  }
+
+  /**
+   * Connections idle for {@link #IDLE_CLOSE} beyond {@link #KEPT_IDLE} a node are closed: a pool
+   * grows to what a burst needed, and thousands of JVMs keeping every connection they ever opened
+   * would pass Redis's default of 10,000 clients (docs/scaling.md).
+   */
+  static void idleConnectionsClose(GenericObjectPoolConfig<Connection> pool) {
+    idleConnectionsClose(pool, IDLE_CLOSE);
+  }
+
+  /** As above, after {@code idle}: for tests, which cannot wait minutes. */
+  static void idleConnectionsClose(GenericObjectPoolConfig<Connection> pool, Duration idle) {
+    pool.setMinIdle(KEPT_IDLE);
+    pool.setSoftMinEvictableIdleDuration(idle);
+    pool.setTimeBetweenEvictionRuns(idle.dividedBy(2));
+    pool.setNumTestsPerEvictionRun(-2); // half the idle ones a run, whatever the pool's size
   }
 
   /** How to log in and talk to every node: as the first URL says. */
