@@ -8,7 +8,9 @@ import dev.sluice.store.Store;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -69,14 +71,19 @@ public final class Limiter {
   private void bind(Rules rules, Store store) {
     Counters[] counters = new Counters[rules.rules().size()];
     List<String> ids = new ArrayList<>(counters.length);
+    Set<String> shadow = new HashSet<>();
     for (int i = 0; i < counters.length; i++) {
       Rule rule = rules.rules().get(i);
       counters[i] = store.counters(rule.id(), rule.algorithm(), rule.quota().windowMicros());
       ids.add(rule.id());
+      if (rule.shadow()) {
+        shadow.add(rule.id());
+      }
     }
     RuleCounters[] counted = null;
     if (metrics != null) {
       counted = metrics.bindRules(ids);
+      metrics.inShadow(shadow);
     }
     bound = new Bound(rules, store, counters, counted);
     List<Counters> kept = new ArrayList<>(Arrays.asList(counters));

@@ -33,14 +33,14 @@ final class Exposition {
 
   static String render(Metrics metrics) {
     PrometheusText out = new PrometheusText();
-    rules(out, metrics.rules());
+    rules(out, metrics, metrics.rules());
     trials(out, metrics.trials());
     store(out, metrics.store());
     config(out, metrics.config());
     return out.text();
   }
 
-  private static void rules(PrometheusText out, List<RuleStats> rules) {
+  private static void rules(PrometheusText out, Metrics metrics, List<RuleStats> rules) {
     String decisions = "sluice_rule_decisions_total";
     out.family(
         decisions,
@@ -51,6 +51,14 @@ final class Exposition {
       out.sample(decisions, r.allowed(), RULE, r.ruleId(), "outcome", "allowed");
       out.sample(decisions, r.denied(), RULE, r.ruleId(), "outcome", "denied");
       out.sample(decisions, r.shadowDenied(), RULE, r.ruleId(), "outcome", "shadow_denied");
+    }
+    String shadow = "sluice_rule_shadow";
+    out.family(
+        shadow,
+        "gauge",
+        "1 while a rule runs in shadow (marked so, or on trial): it counts and never denies.");
+    for (RuleStats r : rules) {
+      out.sample(shadow, metrics.inShadow(r.ruleId()) ? 1 : 0, RULE, r.ruleId());
     }
     String local = "sluice_rule_local_decisions_total";
     out.family(

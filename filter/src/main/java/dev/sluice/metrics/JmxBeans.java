@@ -58,6 +58,17 @@ final class JmxBeans {
     public List<LimitedClient> getTopLimited() {
       return counters.topLimited(metrics.rawIdentities());
     }
+
+    @Override
+    public String getMode() {
+      return metrics.inShadow(counters.ruleId()) ? "shadow" : "enforce";
+    }
+
+    @Override
+    public long getEnforcesAt() {
+      Long at = metrics.trials().get(counters.ruleId());
+      return at == null ? 0 : at;
+    }
   }
 
   private static final class Store implements StoreMXBean {

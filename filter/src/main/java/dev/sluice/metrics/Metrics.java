@@ -3,9 +3,11 @@ package dev.sluice.metrics;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -30,6 +32,7 @@ public final class Metrics {
   private volatile Supplier<StoreStatus> store = () -> StoreStatus.MEMORY;
   private volatile ConfigStatus config = ConfigStatus.NONE;
   private volatile Map<String, Long> trials = Collections.emptyMap();
+  private volatile Set<String> inShadow = Collections.emptySet();
   private volatile Runnable rulesChanged = () -> {};
 
   /**
@@ -109,6 +112,16 @@ public final class Metrics {
 
   public Map<String, Long> trials() {
     return trials;
+  }
+
+  /** The rules in force that run in shadow now: marked so, or on trial. */
+  public void inShadow(Set<String> ruleIds) {
+    inShadow = Collections.unmodifiableSet(new HashSet<>(ruleIds));
+  }
+
+  /** Whether the rule {@code ruleId} runs in shadow now (counts, never denies). */
+  public boolean inShadow(String ruleId) {
+    return inShadow.contains(ruleId);
   }
 
   /** What each rule in force decided, in the order of the file. */

@@ -15,4 +15,10 @@ public interface RuleMXBean {
   long getDeniedLocally();
 
   List<LimitedClient> getTopLimited();
+
+  /** {@code enforce}, or {@code shadow}: marked so, or on trial (see {@link #getEnforcesAt}). */
+  String getMode();
+
+  /** When a rule on trial starts to enforce, in milliseconds since the epoch; 0 when none is. */
+  long getEnforcesAt();
 }

@@ -64,7 +64,9 @@ class LiveLimiterRolloutTest {
       long enforcesAt = START_MILLIS + 1_000 + 600_000;
       assertThat(live.metrics().trials()).isEqualTo(Map.of("new", enforcesAt));
       assertThat(live.metrics().prometheusText())
-          .contains("sluice_rule_enforces_at_timestamp_seconds{rule=\"new\"} 1800000601");
+          .contains("sluice_rule_enforces_at_timestamp_seconds{rule=\"new\"} 1800000601")
+          .contains("sluice_rule_shadow{rule=\"new\"} 1")
+          .contains("sluice_rule_shadow{rule=\"old\"} 0");
       assertThat(secondDenied(live, "/new", "10.0.0.1")).as("on trial").isFalse();
       assertThat(live.metrics().rules().get(1).shadowDenied()).isEqualTo(1);
       assertThat(secondDenied(live, "/old", "10.0.0.1")).as("unchanged").isTrue();
@@ -75,6 +77,7 @@ class LiveLimiterRolloutTest {
       clock.advance(1);
       live.reload();
       assertThat(live.metrics().trials()).isEmpty();
+      assertThat(live.metrics().prometheusText()).contains("sluice_rule_shadow{rule=\"new\"} 0");
       assertThat(secondDenied(live, "/new", "10.0.0.3")).as("trial over").isTrue();
     }
   }

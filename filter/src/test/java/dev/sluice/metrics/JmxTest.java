@@ -7,6 +7,8 @@ import dev.sluice.store.ManualClock;
 import dev.sluice.support.ShortHash;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.Set;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
@@ -29,10 +31,17 @@ class JmxTest {
     rules[0].countDenied("ip=203.0.113.7");
     metrics.applied(ShortHash.of("rules: []"), 2);
     metrics.reloaded(ConfigStatus.Reload.APPLIED, null);
+    metrics.inShadow(Set.of("api"));
+    metrics.trials(Map.of("api", 1_800_000_600_000L));
     try (Jmx jmx = Jmx.register(metrics, "shop")) {
       assertThat(jmx.context()).isEqualTo("shop");
       ObjectName login = name("type=Rule,context=shop,name=login");
       assertThat(server.getAttribute(login, "Denied")).isEqualTo(2L);
+      assertThat(server.getAttribute(login, "Mode")).isEqualTo("enforce");
+      assertThat(server.getAttribute(login, "EnforcesAt")).isEqualTo(0L);
+      ObjectName api = name("type=Rule,context=shop,name=api");
+      assertThat(server.getAttribute(api, "Mode")).isEqualTo("shadow");
+      assertThat(server.getAttribute(api, "EnforcesAt")).isEqualTo(1_800_000_600_000L);
       CompositeData[] top = (CompositeData[]) server.getAttribute(login, "TopLimited");
       assertThat(top).hasSize(1);
       assertThat((String) top[0].get("client")).matches("ip=[0-9a-f]{12}");
