@@ -41,18 +41,40 @@ final class RulesFromRedis implements Closeable {
 
   private boolean toldLocal;
 
+  /** The local file's last valid document, while it said rules_from: redis. */
+  private Document lastLocal;
+
   /**
-   * What to put in force for {@code local}, the local file's document: that document itself unless
-   * it is valid and says {@code rules_from: redis}.
+   * What to put in force for {@code local}, the local file's document (null when there is no file):
+   * that document itself unless it is valid and says {@code rules_from: redis}. A local file that
+   * said so and then went missing or invalid is followed as it last was, reporting its problem: a
+   * broken edit of the one file that says where rules come from must not stop the pushes.
    */
   Document follow(Document local) {
     if (local == null || local.config() == null) {
-      return local; // the local file's own problem, reported as such: no push applies meanwhile
+      if (lastLocal == null) {
+        return local; // the local file's own problem, reported as such
+      }
+      String problem =
+          local == null
+              ? "Sluice found no config at " + lastLocal.name()
+              : "Sluice rejected " + local.name() + ":\n" + local.errors();
+      Document followed = followValid(lastLocal);
+      return followed.reporting(
+          (followed.problem() == null ? "" : followed.problem() + "\n")
+              + problem
+              + "\nThe rules published in Redis are still followed, as its last valid version"
+              + " said.");
     }
+    return followValid(local);
+  }
+
+  private Document followValid(Document local) {
     if (!local.config().rulesFromRedis()) {
       close();
       return local;
     }
+    lastLocal = local;
     String stays =
         good == null
             ? "the rules of " + local.name() + " stay in force"
@@ -170,5 +192,6 @@ final class RulesFromRedis implements Closeable {
     good = null;
     rejected = null;
     toldLocal = false;
+    lastLocal = null;
   }
 }

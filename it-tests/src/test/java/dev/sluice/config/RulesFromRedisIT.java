@@ -238,6 +238,34 @@ class RulesFromRedisIT {
   }
 
   @Test
+  void aLocalFileBrokenOrGoneStillFollowsThePushes() throws Exception {
+    Path file = followingRedis();
+    try (LiveLimiter live = follow(file)) {
+      push(PUSHED_RULE);
+      assertThat(live.reload()).isTrue();
+      local("rules_from: redis\n" + store() + "rules: [ { id: x");
+      assertThat(live.reload()).isFalse();
+      ConfigStatus broken = live.metrics().config();
+      assertThat(broken.lastReload()).isEqualTo(ConfigStatus.Reload.REJECTED);
+      assertThat(broken.problem())
+          .contains("Sluice rejected " + file, "not valid YAML", "are still followed");
+
+      String next = PUSHED_RULE.replace("pushed", "next");
+      push(next);
+      assertThat(live.reload()).as("a push while the local file is broken").isTrue();
+      assertThat(live.metrics().config().version()).isEqualTo(version(next));
+      assertThat(limits(live, "/next")).isTrue();
+
+      Files.delete(file);
+      String third = PUSHED_RULE.replace("pushed", "third");
+      push(third);
+      assertThat(live.reload()).as("a push while the local file is gone").isTrue();
+      assertThat(limits(live, "/third")).isTrue();
+      assertThat(live.metrics().config().problem()).contains("found no config at " + file);
+    }
+  }
+
+  @Test
   void aLocalFileThatStopsSayingRulesFromRedisPutsItsOwnRulesBack() throws Exception {
     Path file = followingRedis();
     try (LiveLimiter live = follow(file)) {
