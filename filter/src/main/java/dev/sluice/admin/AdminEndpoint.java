@@ -5,6 +5,7 @@ import dev.sluice.http.Admin;
 import dev.sluice.http.Exchange;
 import dev.sluice.metrics.Metrics;
 import dev.sluice.metrics.PrometheusText;
+import dev.sluice.metrics.RuleStats;
 import dev.sluice.store.Clock;
 import dev.sluice.support.JsonWriter;
 import java.io.IOException;
@@ -89,9 +90,9 @@ public final class AdminEndpoint implements Admin {
     exchange.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
     if ("status".equals(resource)) {
       long now = millis();
-      history.sample(now, metrics.rules());
-      String json =
-          StatusJson.render(metrics, limiter.rules(), metrics.rules(), history.points(), now);
+      List<RuleStats> rules = metrics.rules();
+      history.sample(now, rules);
+      String json = StatusJson.render(metrics, rules, history.points(), now);
       exchange.respond(200, JSON, json);
     } else if ("metrics".equals(resource)) {
       exchange.respond(200, PrometheusText.CONTENT_TYPE, metrics.prometheusText());

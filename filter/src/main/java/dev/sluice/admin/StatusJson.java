@@ -1,7 +1,5 @@
 package dev.sluice.admin;
 
-import dev.sluice.core.Rule;
-import dev.sluice.core.Rules;
 import dev.sluice.metrics.ConfigStatus;
 import dev.sluice.metrics.Histogram;
 import dev.sluice.metrics.LimitedClient;
@@ -9,7 +7,6 @@ import dev.sluice.metrics.Metrics;
 import dev.sluice.metrics.RuleStats;
 import dev.sluice.metrics.StoreStatus;
 import dev.sluice.support.JsonWriter;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -21,11 +18,11 @@ final class StatusJson {
   private StatusJson() {}
 
   static String render(
-      Metrics metrics, Rules rules, List<RuleStats> stats, List<History.Point> history, long now) {
+      Metrics metrics, List<RuleStats> stats, List<History.Point> history, long now) {
     JsonWriter json = new JsonWriter().beginObject().name("time").value(now);
     config(json, metrics.config());
     store(json, metrics.store());
-    rules(json, rules, stats, metrics.trials());
+    rules(json, metrics, stats);
     history(json, history);
     return json.endObject().toString();
   }
@@ -63,18 +60,13 @@ final class StatusJson {
     json.endObject().endObject();
   }
 
-  private static void rules(
-      JsonWriter json, Rules rules, List<RuleStats> stats, Map<String, Long> trials) {
-    Map<String, Boolean> shadow = new HashMap<>();
-    for (Rule rule : rules.rules()) {
-      shadow.put(rule.id(), rule.shadow());
-    }
+  private static void rules(JsonWriter json, Metrics metrics, List<RuleStats> stats) {
+    Map<String, Long> trials = metrics.trials();
     json.name("rules").beginArray();
     for (RuleStats rule : stats) {
       json.beginObject();
       json.name("id").value(rule.ruleId());
-      json.name("mode")
-          .value(Boolean.TRUE.equals(shadow.get(rule.ruleId())) ? "shadow" : "enforce");
+      json.name("mode").value(metrics.inShadow(rule.ruleId()) ? "shadow" : "enforce");
       json.name("allowed").value(rule.allowed());
       json.name("denied").value(rule.denied());
       json.name("shadowDenied").value(rule.shadowDenied());

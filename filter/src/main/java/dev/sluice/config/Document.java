@@ -16,14 +16,24 @@ final class Document {
   private final String errors;
   private final String problem;
 
+  /** The {@link RulesVersion} of {@link #content}, worked out once; null when invalid. */
+  private final String version;
+
   private Document(
-      String name, byte[] content, byte[] local, Config config, String errors, String problem) {
+      String name,
+      byte[] content,
+      byte[] local,
+      Config config,
+      String errors,
+      String problem,
+      String version) {
     this.name = name;
     this.content = content;
     this.local = local;
     this.config = config;
     this.errors = errors;
     this.problem = problem;
+    this.version = version;
   }
 
   /**
@@ -33,7 +43,7 @@ final class Document {
   static Document parse(String name, String file, byte[] content) {
     try {
       Config config = ConfigParser.parse(file, new String(content, StandardCharsets.UTF_8));
-      return new Document(name, content, null, config, null, null);
+      return new Document(name, content, null, config, null, null, RulesVersion.of(content));
     } catch (InvalidConfigException e) {
       return invalid(name, content, e.getMessage());
     }
@@ -41,7 +51,7 @@ final class Document {
 
   /** Content rejected for {@code errors}; {@code content} is null when it was not even read. */
   static Document invalid(String name, byte[] content, String errors) {
-    return new Document(name, content, null, null, errors, null);
+    return new Document(name, content, null, null, errors, null, null);
   }
 
   /**
@@ -50,12 +60,12 @@ final class Document {
    */
   Document under(Document local) {
     return new Document(
-        name, content, local.content, config.publishedUnder(local.config), null, problem);
+        name, content, local.content, config.publishedUnder(local.config), null, problem, version);
   }
 
   /** The same document, reporting {@code problem} (a whole log message) while it is in force. */
   Document reporting(String problem) {
-    return new Document(name, content, local, config, errors, problem);
+    return new Document(name, content, local, config, errors, problem, version);
   }
 
   String name() {
@@ -65,6 +75,11 @@ final class Document {
   /** The bytes whose hash is the rules version; null for a file too large to read. */
   byte[] content() {
     return content;
+  }
+
+  /** The rules version of this document, as logs and metrics name it; null when invalid. */
+  String version() {
+    return version;
   }
 
   /** What to apply; null when invalid. */

@@ -53,13 +53,12 @@ public final class LiveLimiter implements Closeable {
   private final Clock clock;
   private final Rollout rollout = new Rollout();
   private StoreSettings storeSettings;
+
+  /**
+   * The document in force, once one was: set as soon as it is read, before it is applied (a Redis
+   * store it names logs as it opens), and set back if applying it fails.
+   */
   private Document applied;
-
-  /** The {@link RulesVersion} of {@link #applied}. */
-  private String version;
-
-  /** The config of {@link #applied}, once applied. */
-  private Config inForce;
 
   private String lastProblem;
 
@@ -76,13 +75,13 @@ public final class LiveLimiter implements Closeable {
     this.clock = clock;
     this.retired = new RetiredStores(clock);
     this.metrics = new Metrics(clock::micros);
-    Config first = load();
+    Document first = load();
     reloaded(first);
-    this.storeSettings = first == null ? StoreSettings.DEFAULT : first.store();
+    this.storeSettings = first == null ? StoreSettings.DEFAULT : first.config().store();
     this.limiter = new Limiter(opener.apply(storeSettings), metrics);
     this.admin = new AdminEndpoint(limiter, metrics, clock);
     if (first != null) {
-      apply(first);
+      apply(null, first);
     }
     // A manual limiter (tests) neither follows its file nor shows in JMX.
     this.watcher =
@@ -139,16 +138,15 @@ public final class LiveLimiter implements Closeable {
     admin.sample();
     endTrials();
     Document before = applied;
-    String versionBefore = version;
-    Config config = load();
-    if (config != null) {
+    Document next = load();
+    if (next != null) {
       try {
-        apply(config);
+        apply(before, next);
       } catch (RuntimeException e) {
         // Not applied after all: the next poll must try again, as with a file not read yet.
         applied = before;
-        version = versionBefore;
-        config = null;
+        RulesInForce.version(before == null ? RulesInForce.NONE : before.version());
+        next = null;
         report(
             "Sluice could not apply "
                 + source
@@ -159,15 +157,15 @@ public final class LiveLimiter implements Closeable {
                 + "; trying again at the next reload");
       }
     }
-    reloaded(config);
-    return config != null;
+    reloaded(next);
+    return next != null;
   }
 
   /**
-   * The new config if the document to put in force changed and is valid; null otherwise, after
-   * logging why. The document is the local file's, or the version published in Redis it names.
+   * The document to put in force if it changed and is valid; null otherwise, after logging why. The
+   * document is the local file's, or the version published in Redis it names.
    */
-  private Config load() {
+  private Document load() {
     Document document;
     try {
       document = fromRedis.follow(localFile.read());
@@ -194,29 +192,27 @@ public final class LiveLimiter implements Closeable {
     if (document.config() == null) {
       return reject(document.errors());
     }
-    Config config = null;
+    Document next = null;
     if (!document.sameAs(applied)) {
-      applied = document;
-      version = RulesVersion.of(document.content());
+      applied = next = document;
       // Now, before it is applied: a Redis store it names connects, and may log, as it opens.
-      RulesInForce.version(version);
-      config = document.config();
+      RulesInForce.version(document.version());
     }
     if (document.problem() != null) {
       report(document.problem()); // what stays in force, and why, is said in the problem
     } else if (lastProblem != null) {
-      if (config == null) {
+      if (next == null) {
         // Back to the rules in force: whoever saw the problem must learn it is over, and a problem
         // that returns is news again.
         LOG.info("Sluice: " + document + " is valid again and holds the rules in force");
       }
       lastProblem = null;
     }
-    return config;
+    return next;
   }
 
   /** Tells the metrics what {@link #load} found: {@code loaded}, and what it reported. */
-  private void reloaded(Config loaded) {
+  private void reloaded(Document loaded) {
     if (lastProblem != null) {
       metrics.reloaded(ConfigStatus.Reload.REJECTED, lastProblem);
     } else if (loaded != null) {
@@ -227,7 +223,7 @@ public final class LiveLimiter implements Closeable {
   }
 
   /** Reports content rejected for {@code errors}; null, as there is nothing to apply. */
-  private Config reject(String errors) {
+  private Document reject(String errors) {
     report(
         "Sluice rejected "
             + source
@@ -242,7 +238,10 @@ public final class LiveLimiter implements Closeable {
     return localFile.parses();
   }
 
-  private void apply(Config config) {
+  /** Puts {@code next} in force after {@code before} (null at start-up). */
+  private void apply(Document before, Document next) {
+    Config config = next.config();
+    Config was = before == null ? null : before.config();
     for (ConfigError warning : config.warnings()) {
       LOG.warning("Sluice: " + warning);
     }
@@ -251,21 +250,20 @@ public final class LiveLimiter implements Closeable {
     Rules rules =
         rollout.start(
             config.enabled() ? config.rules() : Rules.NONE,
-            inForce == null ? null : inForce.rules().rules(),
+            was == null ? null : was.rules().rules(),
             config.shadowForMicros(),
             clock.micros());
     metrics.topClients(config.metrics().topClients, config.metrics().rawIdentities);
-    configureAdmin(config.admin());
+    configureAdmin(was == null ? null : was.admin(), config.admin());
     if (config.store().equals(storeSettings)) {
       limiter.apply(rules);
     } else {
       switchStore(config.store(), rules);
     }
-    metrics.applied(version, rules.rules().size());
+    metrics.applied(next.version(), rules.rules().size());
     metrics.trials(rollout.enforcesAtMillis());
-    logApplied(inForce, config);
+    logApplied(was, config);
     logTrials(config);
-    inForce = config;
   }
 
   /** Logs the rules a rollout put on trial by this apply, with when they enforce. */
@@ -278,24 +276,24 @@ public final class LiveLimiter implements Closeable {
               + " (rollout.shadow_for), then enforcing by themselves: "
               + String.join(", ", trials.keySet())
               + " "
-              + RulesInForce.named(version));
+              + RulesInForce.named());
     }
   }
 
   /** Puts in force the rules whose trial is over, enforcing now. */
   private void endTrials() {
     List<String> over = rollout.end(clock.micros());
-    if (over.isEmpty() || inForce == null || !inForce.enabled()) {
+    if (over.isEmpty() || applied == null || !applied.config().enabled()) {
       return;
     }
-    limiter.apply(rollout.inForce(inForce.rules()));
+    limiter.apply(rollout.inForce(applied.config().rules()));
     metrics.trials(rollout.enforcesAtMillis());
     LOG.info(
         "Sluice: "
             + String.join(", ", over)
             + (over.size() == 1 ? " enforces" : " enforce")
             + " now, the shadow trial over "
-            + RulesInForce.named(version));
+            + RulesInForce.named());
   }
 
   /**
@@ -304,7 +302,7 @@ public final class LiveLimiter implements Closeable {
    * otherwise, and only that nothing is limited while the kill switch is on.
    */
   private void logApplied(Config before, Config config) {
-    String named = RulesInForce.named(version);
+    String named = RulesInForce.named();
     List<Rule> rules = config.rules().rules();
     if (!config.enabled()) {
       LOG.warning(
@@ -331,8 +329,7 @@ public final class LiveLimiter implements Closeable {
   }
 
   /** Turns the endpoint on, off or to its new settings, logged when they change. */
-  private void configureAdmin(AdminSettings settings) {
-    AdminSettings before = inForce == null ? null : inForce.admin();
+  private void configureAdmin(AdminSettings before, AdminSettings settings) {
     admin.configure(settings);
     if (settings == null ? before != null : !settings.equals(before)) {
       LOG.info(

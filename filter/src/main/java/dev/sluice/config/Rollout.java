@@ -35,16 +35,15 @@ final class Rollout {
     }
     Map<String, Long> kept = new HashMap<>();
     for (Rule rule : written.rules()) {
-      Long trial = trials.get(rule.id());
-      Rule previous = was.get(rule.id());
       if (rule.shadow()) {
         continue;
       }
-      if (before != null
-          && shadowForMicros > 0
-          && (previous == null || !RulesDiff.limitsAlike(previous, rule))) {
+      Rule previous = was.get(rule.id());
+      boolean alike = previous != null && RulesDiff.limitsAlike(previous, rule);
+      Long trial = trials.get(rule.id());
+      if (before != null && shadowForMicros > 0 && !alike) {
         kept.put(rule.id(), now + shadowForMicros);
-      } else if (trial != null && previous != null && RulesDiff.limitsAlike(previous, rule)) {
+      } else if (trial != null && alike) {
         kept.put(rule.id(), trial);
       }
     }

@@ -11,7 +11,10 @@ package dev.sluice.store;
  * apply rules, the stores name the version applied last.
  */
 public final class RulesInForce {
-  private static volatile String version = "none";
+  /** The version named while no rules were ever in force. */
+  public static final String NONE = "none";
+
+  private static volatile String version = NONE;
 
   private RulesInForce() {}
 
