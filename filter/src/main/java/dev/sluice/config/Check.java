@@ -35,6 +35,20 @@ public final class Check {
 
   /** Reads and checks {@code file} as {@link #run} does, printing what it prints. */
   public static Checked file(String command, String file, PrintStream out, PrintStream err) {
+    return file(command, file, false, out, err);
+  }
+
+  /**
+   * Reads and checks {@code file} as {@link #file} does, for a command that publishes it: what it
+   * prints does not describe the file's store, which a JVM following it never takes.
+   */
+  public static Checked fileToPublish(
+      String command, String file, PrintStream out, PrintStream err) {
+    return file(command, file, true, out, err);
+  }
+
+  private static Checked file(
+      String command, String file, boolean publishing, PrintStream out, PrintStream err) {
     byte[] content;
     try (InputStream in = Files.newInputStream(Paths.get(file))) {
       content = ConfigSource.readBounded(in, file);
@@ -44,15 +58,20 @@ public final class Check {
     } catch (InvalidConfigException e) {
       return invalid(file, e, err);
     }
-    return content(command, file, content, out, err);
+    return content(command, file, content, publishing, out, err);
   }
 
   /**
    * Checks {@code content} as {@link #run} checks a file, printing what it prints; {@code name}
-   * names it in the messages.
+   * names it in the messages; {@code publishing} as for {@link #fileToPublish}.
    */
   public static Checked content(
-      String command, String name, byte[] content, PrintStream out, PrintStream err) {
+      String command,
+      String name,
+      byte[] content,
+      boolean publishing,
+      PrintStream out,
+      PrintStream err) {
     try {
       Config config = ConfigParser.parse(name, new String(content, StandardCharsets.UTF_8));
       out.println(
@@ -60,9 +79,16 @@ public final class Check {
               + name
               + ": "
               + config.rules().rules().size()
-              + " rules, store "
-              + config.store()
-              + (config.enabled() ? "" : "; disabled (enabled: false): nothing is limited"));
+              + " rules"
+              + (publishing
+                  ? " (a JVM that follows them keeps its own local store and fleet sections)"
+                  : ", store " + config.store())
+              + (config.enabled() ? "" : "; disabled (enabled: false): nothing is limited")
+              + (config.rulesFromRedis() && !publishing
+                  ? "; rules_from: redis: these rules are only the fallback, in force until a"
+                      + " version is published in Redis, and edits to them are not applied while"
+                      + " one is"
+                  : ""));
       for (ConfigError warning : config.warnings()) {
         err.println("warning: " + warning);
       }

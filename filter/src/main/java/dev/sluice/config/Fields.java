@@ -1,5 +1,6 @@
 package dev.sluice.config;
 
+import dev.sluice.support.Nearest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

@@ -1,5 +1,6 @@
 package dev.sluice.config;
 
+import dev.sluice.support.Nearest;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;

@@ -1,5 +1,6 @@
 package dev.sluice.config;
 
+import dev.sluice.support.Nearest;
 import java.util.Map;
 import java.util.logging.Logger;
 

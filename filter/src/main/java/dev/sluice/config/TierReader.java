@@ -1,6 +1,7 @@
 package dev.sluice.config;
 
 import dev.sluice.core.Tiers;
+import dev.sluice.support.Nearest;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;

@@ -93,7 +93,7 @@ public final class Publish {
     if (c == Command.PUSH) {
       // Checked before Redis is asked anything: an invalid file is refused even while it is down.
       String file = options.positional().get(0);
-      pushed = Check.file(name, file, out, err);
+      pushed = Check.fileToPublish(name, file, out, err);
       if (pushed.config() == null) {
         return pushed.exitCode();
       }
@@ -197,7 +197,8 @@ public final class Publish {
               + "; history lists them)");
       return INVALID;
     }
-    Check.Checked checked = Check.content(name, "version " + number, earlier.content(), out, err);
+    Check.Checked checked =
+        Check.content(name, "version " + number, earlier.content(), true, out, err);
     if (checked.config() == null) {
       err.println(name + ": version " + number + " is not valid here; nothing published");
       return checked.exitCode();

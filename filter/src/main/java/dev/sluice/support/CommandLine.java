@@ -29,6 +29,10 @@ public final class CommandLine {
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       if (!arg.startsWith("--")) {
+        if (looksLikeShortOption(arg)) {
+          throw new IllegalArgumentException(
+              "unknown option " + arg + ": options are spelt out" + suggestion(arg, flags, known));
+        }
         options.positional.add(arg);
         continue;
       }
@@ -41,7 +45,8 @@ public final class CommandLine {
       int equals = arg.indexOf('=');
       String name = arg.substring(2, equals < 0 ? arg.length() : equals);
       if (!Arrays.asList(known).contains(name)) {
-        throw new IllegalArgumentException("unknown option --" + name);
+        throw new IllegalArgumentException(
+            "unknown option --" + name + suggestion("--" + name, flags, known));
       }
       if (equals < 0 && i + 1 == args.length) {
         throw new IllegalArgumentException("--" + name + " needs a value");
@@ -52,6 +57,38 @@ public final class CommandLine {
       }
     }
     return options;
+  }
+
+  /** {@code -m}, {@code -json}: never a file name, version or URL a command takes. */
+  private static boolean looksLikeShortOption(String arg) {
+    return arg.length() > 1 && arg.charAt(0) == '-' && Character.isLetter(arg.charAt(1));
+  }
+
+  /**
+   * ", did you mean --message?" for {@code -m} (the one option it abbreviates) or a misspelling;
+   * else what the command takes.
+   */
+  private static String suggestion(String arg, List<String> flags, String[] known) {
+    List<String> names = new ArrayList<>(flags);
+    names.addAll(Arrays.asList(known));
+    String bare = arg.replaceFirst("^-+", "");
+    String meant = null;
+    for (String name : names) {
+      if (name.startsWith(bare)) {
+        meant = meant == null ? name : "";
+      }
+    }
+    if (meant == null || meant.isEmpty()) {
+      meant = Nearest.to(bare, names.toArray(new String[0]));
+    }
+    if (meant != null) {
+      return ", did you mean --" + meant + "?";
+    }
+    StringBuilder takes = new StringBuilder();
+    for (String name : names) {
+      takes.append(takes.length() == 0 ? "" : ", ").append("--").append(name);
+    }
+    return names.isEmpty() ? " (it takes none)" : " (it takes " + takes + ")";
   }
 
   /** The value of {@code --name}; null when not given. */

@@ -101,6 +101,23 @@ class CheckTest {
   }
 
   @Test
+  void aFileThatFollowsRedisSaysItsRulesAreOnlyTheFallback() throws IOException {
+    Path file =
+        write(
+            """
+            rules_from: redis
+            store: { type: redis, redis: { url: redis://127.0.0.1:6379 } }
+            rules:
+              - { id: a, match: { path: /a }, key: ip, limit: 5, window: 1m }
+            """);
+    assertThat(run(file.toString())).isZero();
+    assertThat(out())
+        .contains(
+            "rules_from: redis: these rules are only the fallback, in force until a version is"
+                + " published in Redis, and edits to them are not applied while one is");
+  }
+
+  @Test
   void aWarningIsPrintedButPasses() throws IOException {
     Path file =
         write(

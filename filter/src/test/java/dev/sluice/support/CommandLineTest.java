@@ -26,7 +26,9 @@ class CommandLineTest {
   @Test
   void mistakesAreNamed() {
     assertThatThrownBy(() -> CommandLine.parse(new String[] {"--redsi", "x"}, List.of(), "redis"))
-        .hasMessage("unknown option --redsi");
+        .hasMessage("unknown option --redsi, did you mean --redis?");
+    assertThatThrownBy(() -> CommandLine.parse(new String[] {"--zzz"}, List.of("json"), "redis"))
+        .hasMessage("unknown option --zzz (it takes --json, --redis)");
     assertThatThrownBy(() -> CommandLine.parse(new String[] {"a", "--redis"}, List.of(), "redis"))
         .hasMessage("--redis needs a value");
     assertThatThrownBy(
@@ -34,5 +36,22 @@ class CommandLineTest {
         .hasMessage("--redis is given twice");
     assertThatThrownBy(() -> CommandLine.parse(new String[] {"--json", "--json"}, List.of("json")))
         .hasMessage("--json is given twice");
+  }
+
+  @Test
+  void aShortOptionIsNamedByItsLongName() {
+    assertThatThrownBy(
+            () ->
+                CommandLine.parse(
+                    new String[] {"a.yaml", "-m", "x"}, List.of(), "redis", "message"))
+        .hasMessage("unknown option -m: options are spelt out, did you mean --message?");
+    assertThatThrownBy(() -> CommandLine.parse(new String[] {"-json"}, List.of("json")))
+        .hasMessage("unknown option -json: options are spelt out, did you mean --json?");
+  }
+
+  @Test
+  void aDashAloneOrANegativeNumberIsAnArgument() {
+    assertThat(CommandLine.parse(new String[] {"-", "-3"}, List.of()).positional())
+        .containsExactly("-", "-3");
   }
 }

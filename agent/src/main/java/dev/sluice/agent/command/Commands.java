@@ -1,8 +1,9 @@
 package dev.sluice.agent.command;
 
 import dev.sluice.config.Check;
-import dev.sluice.simulate.Simulate;
 import dev.sluice.publish.Publish;
+import dev.sluice.simulate.Simulate;
+import dev.sluice.support.Nearest;
 import java.io.File;
 import java.io.PrintStream;
 import java.util.Arrays;
@@ -41,6 +42,13 @@ public final class Commands {
     }
     if ("attach".equals(command) && (rest.length == 1 || rest.length == 2)) {
       return attach(agentJar, rest[0], rest.length == 2 ? rest[1] : null, out, err);
+    }
+    if (!command.isEmpty() && !"attach".equals(command)) {
+      err.println(
+          "unknown command \""
+              + command
+              + "\""
+              + Nearest.hint(command, "check", "simulate", "push", "history", "rollback", "attach"));
     }
     err.println("usage: " + JAR + " check <ratelimit.yaml>");
     err.println(

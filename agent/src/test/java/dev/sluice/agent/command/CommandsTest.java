@@ -90,9 +90,26 @@ class CommandsTest {
   }
 
   @Test
-  void anUnknownCommandPrintsTheUsage() {
+  void anUnknownCommandIsSaidToBeUnknownBeforeTheUsage() {
     assertThat(run("verify", "ratelimit.yaml")).isEqualTo(2);
-    assertThat(err()).isEqualTo(USAGE);
+    assertThat(err()).isEqualTo("unknown command \"verify\"\n" + USAGE);
+  }
+
+  @Test
+  void aMisspeltCommandGetsAGuess() {
+    assertThat(run("chek", "ratelimit.yaml")).isEqualTo(2);
+    assertThat(err()).isEqualTo("unknown command \"chek\", did you mean check?\n" + USAGE);
+  }
+
+  @Test
+  void aShortOptionOfPushIsNamedByItsLongName() throws IOException {
+    Path file = write("rules: [{ id: a, match: { path: /a }, key: ip, limit: 5, window: 1m }]\n");
+    assertThat(run("push", file.toString(), "--redis", "redis://127.0.0.1:1", "-m", "x"))
+        .isEqualTo(2);
+    assertThat(err())
+        .startsWith(
+            "java -jar sluice-agent.jar push: unknown option -m: options are spelt out, did you"
+                + " mean --message?\n");
   }
 
   @Test

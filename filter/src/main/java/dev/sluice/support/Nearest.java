@@ -1,9 +1,9 @@
-package dev.sluice.config;
+package dev.sluice.support;
 
 import java.util.Locale;
 
 /** The known word a typo most likely stands for, so a message can ask "did you mean limit?". */
-final class Nearest {
+public final class Nearest {
   /**
    * Edits a typo may be away from what it meant; more, and the guess misleads more than it helps.
    */
@@ -15,7 +15,7 @@ final class Nearest {
    * The one of {@code known} fewest edits away from {@code given} (the first on a tie), ignoring
    * case; null when none is within {@link #MAX_EDITS} or the word is too short for a guess.
    */
-  static String to(String given, String... known) {
+  public static String to(String given, String... known) {
     String nearest = null;
     int fewest = Math.min(MAX_EDITS, given.length() - 1);
     for (String candidate : known) {
@@ -29,7 +29,7 @@ final class Nearest {
   }
 
   /** ", did you mean {@code nearest}?" when there is a guess; else nothing. */
-  static String hint(String given, String... known) {
+  public static String hint(String given, String... known) {
     String nearest = to(given, known);
     return nearest == null ? "" : ", did you mean " + nearest + "?";
   }

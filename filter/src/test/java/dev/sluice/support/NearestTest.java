@@ -1,4 +1,4 @@
-package dev.sluice.config;
+package dev.sluice.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
