@@ -101,16 +101,46 @@ public final class ConfigParser {
       problem +=
           " (quote a value that starts with $ inside { }, e.g. token: \"${SLUICE_ADMIN_TOKEN}\")";
     }
+    Mark context = e.getContextMark();
+    Mark at = e.getProblemMark();
+    problem += indentationHint(problem, context, at);
     if (e.getContext() == null) {
       return problem;
     }
-    Mark context = e.getContextMark();
-    Mark at = e.getProblemMark();
     boolean elsewhere = context != null && (at == null || context.getLine() != at.getLine());
     return e.getContext()
         + (elsewhere ? " at line " + (context.getLine() + 1) : "")
         + ", "
         + problem;
+  }
+
+  /**
+   * What SnakeYAML's words mean when, as is most often the case, a line is indented one step too
+   * far or not far enough: its text names tokens, not the line to fix.
+   */
+  private static String indentationHint(String problem, Mark context, Mark at) {
+    if (problem == null || at == null) {
+      return "";
+    }
+    int line = at.getLine() + 1;
+    if (problem.startsWith("expected <block end>, but found")) {
+      return " (check the indentation of line "
+          + line
+          + ": it must line up with the fields above it at its level, such as the other fields"
+          + " of the same rule, using spaces only)";
+    }
+    if (problem.startsWith("mapping values are not allowed here")) {
+      return " (line "
+          + line
+          + " is indented further than the field before it, or it has a value containing \": \""
+          + " that needs quotes)";
+    }
+    if (problem.startsWith("could not find expected ':'") && context != null) {
+      return " (line "
+          + (context.getLine() + 1)
+          + " needs a ':' after its field name, or a line after it is indented wrongly)";
+    }
+    return "";
   }
 
   private Config document(Node root) {

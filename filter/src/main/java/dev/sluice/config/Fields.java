@@ -121,8 +121,13 @@ final class Fields {
 
   /** A whole number from 1 to {@link ConfigParser#MAX_COUNT}, or null. */
   Long positive(String name) {
+    return positive(name, "");
+  }
+
+  /** As {@link #positive(String)}, with {@code hint} after the message when it is no such number. */
+  Long positive(String name, String hint) {
     Node value = take(name);
-    return value == null ? null : positive(value, pathOf(name));
+    return value == null ? null : positive(value, pathOf(name), hint);
   }
 
   Boolean bool(String name) {
@@ -247,7 +252,7 @@ final class Fields {
     return null;
   }
 
-  private Long positive(Node value, String at) {
+  private Long positive(Node value, String at, String hint) {
     String text = value instanceof ScalarNode ? ((ScalarNode) value).getValue() : null;
     Long count = text == null ? null : count(text);
     if (count != null && value.getTag().equals(Tag.INT)) {
@@ -259,7 +264,8 @@ final class Fields {
         "must be a whole number from 1 to "
             + ConfigParser.MAX_COUNT
             + (text == null ? "" : ", got \"" + text + "\"")
-            + (count != null ? UNQUOTE : ""));
+            + (count != null ? UNQUOTE : "")
+            + hint);
     return null;
   }
 

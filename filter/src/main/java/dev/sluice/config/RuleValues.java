@@ -59,10 +59,15 @@ final class RuleValues {
     return v;
   }
 
+  /** A rule's tiers are easily mistaken for the top-level ones, which say who has which tier. */
+  private static final String TIERS_HINT =
+      "; a rule's tiers give each tier its limit (tiers: { pro: 10000 }), while which API key has"
+          + " which tier goes in the top-level tiers.api_keys (or tiers.header)";
+
   private static Map<String, Long> tierLimits(Fields f) {
     Map<String, Long> limits = new LinkedHashMap<>();
     for (String tier : f.names()) {
-      Long limit = f.positive(tier);
+      Long limit = f.positive(tier, TIERS_HINT);
       if (limit != null) {
         limits.put(tier, limit);
       }

@@ -329,6 +329,25 @@ class ConfigParserTest {
   }
 
   @Test
+  void apiKeysUnderARulesTiersPointToTheTopLevelTiers() {
+    String yaml =
+        """
+        rules:
+          - id: api
+            match: { path: /api/** }
+            key: api_key
+            limit: 100
+            window: 1m
+            tiers: { sk-live-1: pro }
+        """;
+    assertThat(onlyError(yaml).message())
+        .isEqualTo(
+            "must be a whole number from 1 to 1000000000, got \"pro\"; a rule's tiers give each"
+                + " tier its limit (tiers: { pro: 10000 }), while which API key has which tier"
+                + " goes in the top-level tiers.api_keys (or tiers.header)");
+  }
+
+  @Test
   void anApiKeyBelongsToOneTierAndIsNeverEchoed() {
     String yaml =
         """
@@ -470,6 +489,29 @@ class ConfigParserTest {
         .isEqualTo(
             "not valid YAML: expected a single document in the stream at line 1,"
                 + " but found another document");
+  }
+
+  @Test
+  void indentationMistakesNameTheLineToFix() {
+    ConfigError lessIndented =
+        onlyError("rules:\n  - id: a\n    limit: 5\n  window: 1m\n");
+    assertThat(lessIndented.line()).isEqualTo(4);
+    assertThat(lessIndented.message())
+        .isEqualTo(
+            "not valid YAML: while parsing a block collection at line 2, expected <block end>,"
+                + " but found '?' (check the indentation of line 4: it must line up with the"
+                + " fields above it at its level, such as the other fields of the same rule,"
+                + " using spaces only)");
+    ConfigError moreIndented = onlyError("rules:\n  - id: a\n    limit: 5\n     window: 1m\n");
+    assertThat(moreIndented.message())
+        .isEqualTo(
+            "not valid YAML: mapping values are not allowed here (line 4 is indented further"
+                + " than the field before it, or it has a value containing \": \" that needs"
+                + " quotes)");
+    assertThat(onlyError("rules:\n- id: a\n  limit 5\n  window: 1m\n").message())
+        .endsWith(
+            "could not find expected ':' (line 3 needs a ':' after its field name, or a line"
+                + " after it is indented wrongly)");
   }
 
   @Test
