@@ -1,12 +1,16 @@
 package dev.sluice.core;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * What a rule counts by: {@code ip}, {@code user}, {@code api_key}, {@code header:NAME}, {@code
- * global}, or a list of them for a composite key. Each part is written {@code kind=value} with the
+ * global}, a list of them for a composite key, or alternatives such as {@code api_key | ip}: a
+ * request is counted by the first one it has, so a keyed client is held to its key's limit alone
+ * and one without a key to its IP's (Kong's "consumer, else IP"). Alternatives never share a
+ * counter: each identity names its kind. Each part is written {@code kind=value} with the
  * value escaped by {@link Identity}, parts joined by {@code &}; {@code =} and {@code &} never occur
  * in an escaped value, so the composition stays unambiguous. A header part's kind is {@code h.} and
  * the header name, lower case and escaped too: header names may hold characters such as {@code *}
@@ -31,8 +35,11 @@ public final class Key {
   private final String[] headers;
   private final String[] prefixes;
   private final String text;
+  /** The alternative to count by when a request lacks a part of this one; null when none. */
+  private final Key otherwise;
 
-  private Key(Kind[] kinds, String[] headers, String text) {
+  private Key(Kind[] kinds, String[] headers, String text, Key otherwise) {
+    this.otherwise = otherwise;
     this.kinds = kinds;
     this.headers = headers;
     this.prefixes = new String[kinds.length];
@@ -51,6 +58,43 @@ public final class Key {
     if (parts.isEmpty()) {
       throw new IllegalArgumentException("a key needs at least one part");
     }
+    if (parts.size() == 1 && parts.get(0).contains("|")) {
+      return alternatives(parts.get(0));
+    }
+    for (String part : parts) {
+      if (part.contains("|")) {
+        throw new IllegalArgumentException(
+            "'" + part + "': alternatives (a | b) cannot be part of a composite key");
+      }
+    }
+    return composite(parts, String.join(", ", parts), null);
+  }
+
+  /** {@code api_key | ip}: each alternative one part, tried in order. */
+  private static Key alternatives(String text) {
+    String[] parts = text.split("\\|", -1);
+    Key key = null;
+    List<String> seen = new ArrayList<>();
+    for (int i = parts.length - 1; i >= 0; i--) {
+      String part = parts[i].trim();
+      if (part.isEmpty()) {
+        throw new IllegalArgumentException(
+            "'" + text + "': each alternative needs a part, e.g. api_key | ip");
+      }
+      if (seen.contains(part.toLowerCase(Locale.ROOT))) {
+        throw new IllegalArgumentException("'" + part + "' appears twice in the key");
+      }
+      seen.add(part.toLowerCase(Locale.ROOT));
+      if (key != null && "global".equalsIgnoreCase(part)) {
+        throw new IllegalArgumentException(
+            "'global' can only be the last alternative: every request has it");
+      }
+      key = composite(Collections.singletonList(part), text.trim(), key);
+    }
+    return key;
+  }
+
+  private static Key composite(List<String> parts, String text, Key otherwise) {
     Kind[] kinds = new Kind[parts.size()];
     String[] headers = new String[parts.size()];
     List<String> seen = new ArrayList<>();
@@ -75,7 +119,7 @@ public final class Key {
     if (kinds.length > 1 && seen.contains(Kind.GLOBAL.toString())) {
       throw new IllegalArgumentException("'global' cannot be part of a composite key");
     }
-    return new Key(kinds, headers, String.join(", ", parts));
+    return new Key(kinds, headers, text, otherwise);
   }
 
   private static Kind kindOf(String part) {
@@ -90,12 +134,23 @@ public final class Key {
         return Kind.GLOBAL;
       default:
         throw new IllegalArgumentException(
-            "'" + part + "' is not a key: use ip, user, api_key, header:NAME, global or a list");
+            "'"
+                + part
+                + "' is not a key: use ip, user, api_key, header:NAME, global, a list of them"
+                + " (all counted together) or alternatives such as api_key | ip");
     }
   }
 
-  /** The escaped identity of this request, or null if the request lacks a part of the key. */
+  /**
+   * The escaped identity of this request, or null if the request lacks a part of the key (of
+   * every alternative).
+   */
   String identityOf(Subject subject) {
+    String identity = ownIdentityOf(subject);
+    return identity != null || otherwise == null ? identity : otherwise.identityOf(subject);
+  }
+
+  private String ownIdentityOf(Subject subject) {
     if (kinds.length == 1 && kinds[0] == Kind.GLOBAL) {
       return GLOBAL;
     }

@@ -185,4 +185,41 @@ class KeyTest {
         .isThrownBy(() -> Key.parse(List.of()))
         .withMessage("a key needs at least one part");
   }
+
+  @Test
+  void alternativesCountByTheFirstPartARequestHas() {
+    TestRequest keyed = TestRequest.get("/").from("203.0.113.7").header("x-api-key", "k-1");
+    TestRequest anonymous = TestRequest.get("/").from("203.0.113.7");
+    assertThat(identity(List.of("api_key | ip"), keyed)).isEqualTo("key=k-1");
+    assertThat(identity(List.of("api_key | ip"), anonymous)).isEqualTo("ip=203.0.113.7");
+    assertThat(identity(List.of("user|api_key|global"), anonymous)).isEqualTo("global");
+    assertThat(identity(List.of("user | api_key"), anonymous))
+        .as("a request with none of the alternatives is not limited")
+        .isNull();
+    assertThat(Key.parse(List.of(" api_key | ip "))).hasToString("api_key | ip");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"api_key |", "| ip", "api_key || ip"})
+  void anEmptyAlternativeIsRefused(String key) {
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> Key.parse(List.of(key)))
+        .withMessage("'" + key + "': each alternative needs a part, e.g. api_key | ip");
+  }
+
+  @Test
+  void alternativesAreCheckedLikeParts() {
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> Key.parse(List.of("global | ip")))
+        .withMessage("'global' can only be the last alternative: every request has it");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> Key.parse(List.of("ip | IP")))
+        .withMessage("'ip' appears twice in the key");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> Key.parse(List.of("api_key | ipp")))
+        .withMessageStartingWith("'ipp' is not a key");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> Key.parse(List.of("user", "api_key | ip")))
+        .withMessage("'api_key | ip': alternatives (a | b) cannot be part of a composite key");
+  }
 }
