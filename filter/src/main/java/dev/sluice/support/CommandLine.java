@@ -66,7 +66,7 @@ public final class CommandLine {
 
   /**
    * ", did you mean --message?" for {@code -m} (the one option it abbreviates) or a misspelling;
-   * else what the command takes.
+   * else nothing (the usage that follows lists the options).
    */
   private static String suggestion(String arg, List<String> flags, String[] known) {
     List<String> names = new ArrayList<>(flags);
@@ -81,14 +81,7 @@ public final class CommandLine {
     if (meant == null || meant.isEmpty()) {
       meant = Nearest.to(bare, names.toArray(new String[0]));
     }
-    if (meant != null) {
-      return ", did you mean --" + meant + "?";
-    }
-    StringBuilder takes = new StringBuilder();
-    for (String name : names) {
-      takes.append(takes.length() == 0 ? "" : ", ").append("--").append(name);
-    }
-    return names.isEmpty() ? " (it takes none)" : " (it takes " + takes + ")";
+    return meant == null ? "" : ", did you mean --" + meant + "?";
   }
 
   /** The value of {@code --name}; null when not given. */

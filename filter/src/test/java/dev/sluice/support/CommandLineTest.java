@@ -28,7 +28,7 @@ class CommandLineTest {
     assertThatThrownBy(() -> CommandLine.parse(new String[] {"--redsi", "x"}, List.of(), "redis"))
         .hasMessage("unknown option --redsi, did you mean --redis?");
     assertThatThrownBy(() -> CommandLine.parse(new String[] {"--zzz"}, List.of("json"), "redis"))
-        .hasMessage("unknown option --zzz (it takes --json, --redis)");
+        .hasMessage("unknown option --zzz");
     assertThatThrownBy(() -> CommandLine.parse(new String[] {"a", "--redis"}, List.of(), "redis"))
         .hasMessage("--redis needs a value");
     assertThatThrownBy(
