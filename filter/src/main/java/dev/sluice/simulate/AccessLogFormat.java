@@ -1,6 +1,7 @@
 package dev.sluice.simulate;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -71,6 +72,12 @@ final class AccessLogFormat {
         FormatPart.requireFields(parts);
         return new AccessLogFormat(spec, parts);
     }
+  }
+
+  /** The named format {@code name}, called "name (detected)": the user gave no --format. */
+  static AccessLogFormat detected(String name) {
+    AccessLogFormat named = of(name);
+    return new AccessLogFormat(name + " (detected)", Arrays.asList(named.parts));
   }
 
   String name() {

@@ -17,7 +17,8 @@ final class Options {
 
   String rules;
   String log;
-  String format = "combined";
+  /** Null: guessed from the log's first lines. */
+  String format;
   boolean json;
   int top = DEFAULT_TOP;
 

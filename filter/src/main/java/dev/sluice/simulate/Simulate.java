@@ -49,7 +49,7 @@ public final class Simulate {
     AccessLogFormat format;
     try {
       options = Options.parse(args);
-      format = AccessLogFormat.of(options.format);
+      format = options.format == null ? null : AccessLogFormat.of(options.format);
     } catch (IllegalArgumentException e) {
       err.println(command + ": " + e.getMessage());
       err.println("usage: " + command + " " + Options.USAGE);
@@ -71,9 +71,11 @@ public final class Simulate {
       err.println(e.getMessage()); // changed since it was checked
       return 1;
     }
-    Replay replay = new Replay(config.rules(), config.store().maxKeys(), format);
+    Replay replay;
     Set<String> notLogged;
     try (BufferedReader log = open(options.log)) {
+      format = format == null ? FormatGuess.of(log) : format;
+      replay = new Replay(config.rules(), config.store().maxKeys(), format);
       notLogged = replay.run(log);
     } catch (IOException | InvalidPathException e) {
       err.println(options.log + ": cannot read: " + e);
@@ -96,7 +98,16 @@ public final class Simulate {
     }
     if (replay.lines > 0 && replay.skipped == replay.lines) {
       err.println(
-          options.log + ": no line fits the format " + format + " (" + replay.skips.get(0) + ")");
+          options.log
+              + ": no line fits the format "
+              + format
+              + " ("
+              + replay.skips.get(0)
+              + ")"
+              + (options.format == null
+                  ? "; neither combined nor common fits: give the log's pattern with --format,"
+                      + " e.g. --format '%h %t \"%r\" %s %b %D'"
+                  : ""));
       return 1;
     }
     return 0;

@@ -196,12 +196,49 @@ class SimulateTest {
   }
 
   @Test
+  void tomcatsDefaultLogIsReplayedWithoutAFormat() throws IOException {
+    Path rules = write("ratelimit.yaml", LOGIN_RULES);
+    Path log = write("localhost_access_log.2000-10-10.txt", LOGINS);
+    assertThat(replay(rules, log)).isZero();
+    assertThat(out())
+        .contains(" (format common (detected)) through ")
+        .contains("  lines           12 read, 11 replayed, 1 skipped");
+    assertThat(err()).isEmpty();
+  }
+
+  @Test
+  void aCombinedLogIsDetectedAsCombined() throws IOException {
+    Path rules = write("ratelimit.yaml", LOGIN_RULES);
+    String combined =
+        LOGINS.replace(" 200 12\n", " 200 12 \"-\" \"curl/8.0\"\n")
+            .replace(" 200 2\n", " 200 2 \"-\" \"curl/8.0\"\n");
+    Path log = write("access.log", combined);
+    assertThat(replay(rules, log)).isZero();
+    assertThat(out()).contains(" (format combined (detected)) through ");
+  }
+
+  @Test
+  void theGuessReadsOnlyTheStartOfALogThatOpensWithAnEndlessLine() throws IOException {
+    Path rules = write("ratelimit.yaml", LOGIN_RULES);
+    String line = "x".repeat(3 * FormatGuess.SAMPLE_CHARS);
+    Path log = write("access.log", line + "\n" + LOGINS);
+    assertThat(replay(rules, log))
+        .as("no whole line in the sample: nothing to go on, so combined, which these miss")
+        .isEqualTo(1);
+    assertThat(err()).contains(": no line fits the format combined (detected) (line 1: ");
+  }
+
+  @Test
   void aLogOfWhichNoLineFitsTheFormatExitsOneSayingWhy() throws IOException {
     Path rules = write("ratelimit.yaml", LOGIN_RULES);
     Path log = write("access.log", "{\"json\": \"lines\"}\n{\"json\": \"lines\"}\n");
     assertThat(replay(rules, log)).isEqualTo(1);
     assertThat(err())
-        .isEqualTo(log + ": no line fits the format combined (line 1: no %l at column 10)\n");
+        .isEqualTo(
+            log
+                + ": no line fits the format combined (detected) (line 1: no %l at column 10);"
+                + " neither combined nor common fits: give the log's pattern with --format, e.g."
+                + " --format '%h %t \"%r\" %s %b %D'\n");
     assertThat(out()).contains("  lines           2 read, 0 replayed, 2 skipped");
   }
 
