@@ -119,4 +119,9 @@ final class ReplayReport {
   static String count(long n) {
     return String.format(Locale.ROOT, "%,d", n);
   }
+
+  /** {@code n} with its noun, singular for one: "1 identity", "2,000 identities". */
+  static String count(long n, String one, String many) {
+    return count(n) + " " + (n == 1 ? one : many);
+  }
 }

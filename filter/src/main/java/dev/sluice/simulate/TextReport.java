@@ -58,7 +58,9 @@ final class TextReport {
     out.println(
         line(
             "matched",
-            count(tally.matched) + " requests from " + count(tally.identities()) + " identities"));
+            count(tally.matched, "request", "requests")
+                + " from "
+                + count(tally.identities(), "identity", "identities")));
     out.println(
         line(
             ReplayReport.denials(tally.rule),

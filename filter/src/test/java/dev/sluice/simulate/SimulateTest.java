@@ -207,6 +207,14 @@ class SimulateTest {
   }
 
   @Test
+  void oneIdentityIsOneIdentity() throws IOException {
+    Path rules = write("ratelimit.yaml", LOGIN_RULES);
+    Path log = write("access.log", LOGINS.lines().limit(1).findFirst().orElseThrow() + "\n");
+    assertThat(replay(rules, log)).isZero();
+    assertThat(out()).contains("  matched         1 request from 1 identity\n");
+  }
+
+  @Test
   void aCombinedLogIsDetectedAsCombined() throws IOException {
     Path rules = write("ratelimit.yaml", LOGIN_RULES);
     String combined =
