@@ -22,6 +22,7 @@ final class JsonReport {
     json.name("fleetSize").value(1);
     json.endObject();
     json.name("enabled").value(report.enabled);
+    json.name("rulesFromRedis").value(report.rulesFromRedis);
     json.name("notLogged").beginArray();
     for (String name : report.notLogged) {
       json.value(name);

@@ -1,5 +1,6 @@
 package dev.sluice.simulate;
 
+import dev.sluice.config.Config;
 import dev.sluice.core.Rule;
 import java.time.Instant;
 import java.util.Locale;
@@ -20,6 +21,12 @@ final class ReplayReport {
   /** False when the file says {@code enabled: false}: live, nothing would be limited. */
   final boolean enabled;
 
+  /**
+   * True when the file says {@code rules_from: redis}: live, its rules are in force only until a
+   * version is published in Redis.
+   */
+  final boolean rulesFromRedis;
+
   final int top;
   final Replay replay;
 
@@ -30,16 +37,16 @@ final class ReplayReport {
       String rulesFile,
       String logFile,
       String format,
-      String fileStore,
-      boolean enabled,
+      Config config,
       int top,
       Replay replay,
       Set<String> notLogged) {
     this.rulesFile = rulesFile;
     this.logFile = logFile;
     this.format = format;
-    this.fileStore = fileStore;
-    this.enabled = enabled;
+    this.fileStore = config.store().type();
+    this.enabled = config.enabled();
+    this.rulesFromRedis = config.rulesFromRedis();
     this.top = top;
     this.replay = replay;
     this.notLogged = notLogged;

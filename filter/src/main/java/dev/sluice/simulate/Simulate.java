@@ -86,8 +86,7 @@ public final class Simulate {
             options.rules,
             options.log,
             format.name(),
-            config.store().type(),
-            config.enabled(),
+            config,
             options.top,
             replay,
             notLogged);

@@ -34,6 +34,11 @@ final class TextReport {
     if (!report.enabled) {
       out.println("note: the file says enabled: false, so live nothing would be limited");
     }
+    if (report.rulesFromRedis) {
+      out.println(
+          "note: the file says rules_from: redis, so live these rules are only the fallback,"
+              + " in force until a version is published in Redis");
+    }
     if (!report.notLogged.isEmpty()) {
       out.println(
           "note: the rules read "

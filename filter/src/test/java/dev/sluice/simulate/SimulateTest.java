@@ -120,7 +120,7 @@ class SimulateTest {
                 + "\",\"logFile\":\""
                 + log
                 + "\",\"format\":\"tomcat\",\"store\":{\"file\":\"memory\",\"replayed\":\"memory\","
-                + "\"fleetSize\":1},\"enabled\":true,\"notLogged\":[],\"rules\":[{\"id\":\"login\",\"rule\":\"5/1m"
+                + "\"fleetSize\":1},\"enabled\":true,\"rulesFromRedis\":false,\"notLogged\":[],\"rules\":[{\"id\":\"login\",\"rule\":\"5/1m"
                 + " sliding_window, POST /login, by ip\",\"shadow\":false,"
                 + "\"status\":429,\"matched\":9,\"identities\":2,\"wouldDeny\":2,"
                 + "\"wouldDenyPercent\":22.2,\"peak\":{\"identity\":\"ip=10.0.0.1\",\"perSecond\":2},"
@@ -256,6 +256,7 @@ class SimulateTest {
         write(
             "ratelimit.yaml",
             "enabled: false\n"
+                + "rules_from: redis\n"
                 + "store: { type: redis, redis: { url: redis://127.0.0.1:1 } }\n"
                 + "rules:\n"
                 + "  - { id: api, match: { path: /** }, key: api_key, limit: 5, window: 1m }\n");
@@ -265,6 +266,8 @@ class SimulateTest {
         .contains(
             "store: the file says redis; replayed in memory as one JVM (fleet size 1)\n"
                 + "note: the file says enabled: false, so live nothing would be limited\n"
+                + "note: the file says rules_from: redis, so live these rules are only the"
+                + " fallback, in force until a version is published in Redis\n"
                 + "note: the rules read X-API-Key, which the log does not carry: every request"
                 + " reads as without it\n")
         .contains("  matched         0 requests from 0 identities\n");
