@@ -60,6 +60,9 @@ public final class LiveLimiter implements Closeable {
    */
   private Document applied;
 
+  /** The Filter's application's context path, once told; its rules are checked against it. */
+  private volatile String contextPath;
+
   private String lastProblem;
 
   private LiveLimiter(
@@ -120,6 +123,24 @@ public final class LiveLimiter implements Closeable {
 
   public Limiter limiter() {
     return limiter;
+  }
+
+  /**
+   * Tells this limiter the context path of the one application it serves (the Filter's), so that
+   * rules that can match none of its requests are warned about now and at every reload.
+   */
+  public synchronized void servesContext(String contextPath) {
+    this.contextPath = contextPath;
+    if (applied != null && applied.config().enabled()) {
+      warnAboutContextPath(applied.config().rules());
+    }
+  }
+
+  private void warnAboutContextPath(Rules rules) {
+    String warning = ContextPathCheck.warning(rules, contextPath);
+    if (warning != null) {
+      LOG.warning(warning);
+    }
   }
 
   /** The operators' endpoint, as the file in force sets it up. */
@@ -244,6 +265,9 @@ public final class LiveLimiter implements Closeable {
     Config was = before == null ? null : before.config();
     for (ConfigError warning : config.warnings()) {
       LOG.warning("Sluice: " + warning);
+    }
+    if (config.enabled()) {
+      warnAboutContextPath(config.rules());
     }
     // The kill switch limits nothing. The counters of the rules stay through one such apply (see
     // Limiter.apply), so switching back on soon resumes their counts.

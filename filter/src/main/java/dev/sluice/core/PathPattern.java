@@ -75,6 +75,29 @@ public final class PathPattern {
     return p == parts.length;
   }
 
+  /**
+   * Whether some path under {@code contextPath} (e.g. {@code /shop}; empty for the root) matches:
+   * a rule none of whose patterns can is written without the application's context path. A
+   * {@code **} met while walking the context path can take the rest of it.
+   */
+  public boolean canMatchUnder(String contextPath) {
+    String[] context = RequestPath.segments(contextPath);
+    int p = 0;
+    for (String segment : context) {
+      if (p == parts.length) {
+        return false;
+      }
+      if (parts[p].equals(ANY)) {
+        return true;
+      }
+      if (!parts[p].equals(ONE) && !parts[p].equals(segment)) {
+        return false;
+      }
+      p++;
+    }
+    return true;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof PathPattern && Arrays.equals(parts, ((PathPattern) o).parts);

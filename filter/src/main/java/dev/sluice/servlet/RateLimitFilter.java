@@ -54,6 +54,7 @@ public class RateLimitFilter implements Filter {
       // The container then refuses the whole application: the failed deploy that was asked for.
       throw new ServletException(e.getMessage(), e);
     }
+    live.servesContext(config.getServletContext().getContextPath());
     enforcer = new Enforcer(live.limiter(), live.admin());
   }
 

@@ -216,6 +216,28 @@ class LiveLimiterTest {
     }
   }
 
+  @Test
+  void rulesWithoutTheApplicationsContextPathAreWarnedAboutNowAndAtEachReload() throws Exception {
+    Path file = write("2");
+    try (LogCapture log = LogCapture.of("dev.sluice.config");
+        LiveLimiter live = manual(file)) {
+      live.servesContext("");
+      live.servesContext("/hello");
+      live.servesContext("/examples");
+      write("3");
+      live.reload();
+      assertThat(log.messages())
+          .filteredOn(m -> m.contains("context path"))
+          .containsExactly(
+              "Sluice: rule hello (/hello) matches no request of this application: rule paths"
+                  + " include the context path, and every path here starts with /examples;"
+                  + " write /examples/hello, or /*/hello for any application",
+              "Sluice: rule hello (/hello) matches no request of this application: rule paths"
+                  + " include the context path, and every path here starts with /examples;"
+                  + " write /examples/hello, or /*/hello for any application");
+    }
+  }
+
   /** What {@code log} said of the rules applied. */
   private static List<String> applied(LogCapture log) {
     return log.messages().stream().filter(m -> m.contains("(rules version ")).toList();

@@ -158,4 +158,16 @@ class PathPatternTest {
         .isThrownBy(() -> PathPattern.compile(text))
         .withMessageContaining("'.', '..' or ';'");
   }
+
+  @Test
+  void aPatternCanMatchUnderAContextPathOnlyIfItStartsWithIt() {
+    assertThat(PathPattern.compile("/servlets/**").canMatchUnder("/examples")).isFalse();
+    assertThat(PathPattern.compile("/examples/servlets/**").canMatchUnder("/examples")).isTrue();
+    assertThat(PathPattern.compile("/*/login").canMatchUnder("/examples")).isTrue();
+    assertThat(PathPattern.compile("/**").canMatchUnder("/a/b")).isTrue();
+    assertThat(PathPattern.compile("/a/**").canMatchUnder("/a/b")).isTrue();
+    assertThat(PathPattern.compile("/a").canMatchUnder("/a/b")).isFalse();
+    assertThat(PathPattern.compile("/a/b").canMatchUnder("/a")).isTrue();
+    assertThat(PathPattern.compile("/login").canMatchUnder("")).isTrue();
+  }
 }
