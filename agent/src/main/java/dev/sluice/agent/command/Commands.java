@@ -6,6 +6,9 @@ import dev.sluice.simulate.Simulate;
 import dev.sluice.support.Nearest;
 import java.io.File;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.Arrays;
 import net.bytebuddy.agent.ByteBuddyAgent;
 
@@ -63,14 +66,53 @@ public final class Commands {
     return 2;
   }
 
+  private static final String FIND_PID =
+      " (jps -l lists the JVMs you may attach to, with their main class or jar)";
+
+  /**
+   * {@code argument} with its {@code config=} path made absolute here: the target JVM would read a
+   * relative one against its own working directory, which is seldom the attaching shell's.
+   *
+   * @throws IllegalArgumentException when the file named does not exist
+   */
+  static String withAbsoluteConfig(String argument) {
+    if (argument == null) {
+      return null;
+    }
+    String[] pairs = argument.split(",", -1);
+    for (int i = 0; i < pairs.length; i++) {
+      String trimmed = pairs[i].trim();
+      if (trimmed.startsWith("config=") && trimmed.length() > "config=".length()) {
+        Path file = Paths.get(trimmed.substring("config=".length())).toAbsolutePath().normalize();
+        if (!Files.isRegularFile(file)) {
+          throw new IllegalArgumentException(
+              "no file " + file + ": config= names the ratelimit.yaml to load");
+        }
+        pairs[i] = "config=" + file;
+      }
+    }
+    return String.join(",", pairs);
+  }
+
   private static int attach(
       File agentJar, String pid, String argument, PrintStream out, PrintStream err) {
     if (!pid.matches("[0-9]+")) {
-      err.println("attach: the process id must be a number, got \"" + pid + "\"");
+      err.println("attach: the process id must be a number, got \"" + pid + "\"" + FIND_PID);
+      return 2;
+    }
+    if (new File("/proc/self").isDirectory() && !new File("/proc", pid).isDirectory()) {
+      err.println("attach: no such process " + pid + FIND_PID);
+      return 2;
+    }
+    String absolute;
+    try {
+      absolute = withAbsoluteConfig(argument);
+    } catch (IllegalArgumentException e) {
+      err.println("attach: " + e.getMessage());
       return 2;
     }
     try {
-      ByteBuddyAgent.attach(agentJar, pid, argument);
+      ByteBuddyAgent.attach(agentJar, pid, absolute);
     } catch (RuntimeException e) {
       err.println(
           "attach: could not load the agent into process "

@@ -129,9 +129,41 @@ class CommandsTest {
   }
 
   @Test
+  void attachToAProcessThatDoesNotExistSaysSo() {
+    assertThat(run("attach", "2147483646")).isEqualTo(2);
+    assertThat(err())
+        .isEqualTo(
+            "attach: no such process 2147483646 (jps -l lists the JVMs you may attach to, with"
+                + " their main class or jar)\n");
+  }
+
+  @Test
+  void attachMakesTheConfigPathAbsoluteOnTheAttachingSide() throws IOException {
+    Path file = write("rules: []\n");
+    Path relative = Path.of("").toAbsolutePath().relativize(file);
+    assertThat(Commands.withAbsoluteConfig("config=" + relative + ",on_invalid_config=serve"))
+        .isEqualTo("config=" + file + ",on_invalid_config=serve");
+    assertThat(Commands.withAbsoluteConfig(null)).isNull();
+  }
+
+  @Test
+  void attachWithAConfigThatDoesNotExistIsRefusedBeforeAttaching() {
+    long self = ProcessHandle.current().pid();
+    assertThat(run("attach", Long.toString(self), "config=no/such/ratelimit.yaml")).isEqualTo(2);
+    assertThat(err())
+        .isEqualTo(
+            "attach: no file "
+                + Path.of("no/such/ratelimit.yaml").toAbsolutePath().normalize()
+                + ": config= names the ratelimit.yaml to load\n");
+  }
+
+  @Test
   void attachToAPidThatIsNoNumberIsAUsageError() {
     assertThat(run("attach", "abc")).isEqualTo(2);
-    assertThat(err()).isEqualTo("attach: the process id must be a number, got \"abc\"\n");
+    assertThat(err())
+        .isEqualTo(
+            "attach: the process id must be a number, got \"abc\" (jps -l lists the JVMs you may"
+                + " attach to, with their main class or jar)\n");
     assertThat(run("attach", "-1", "config=a.yaml")).isEqualTo(2);
     assertThat(out()).isEmpty();
   }
