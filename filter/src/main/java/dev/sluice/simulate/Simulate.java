@@ -4,12 +4,12 @@ import dev.sluice.config.Check;
 import dev.sluice.config.Config;
 import dev.sluice.config.ConfigParser;
 import dev.sluice.config.InvalidConfigException;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -25,9 +25,6 @@ import java.util.zip.GZIPInputStream;
  * limited most and the busiest second of any identity. See docs/simulate.md.
  */
 public final class Simulate {
-  /** Large reads: a replay is bound by how fast the log streams in. */
-  private static final int READ_BUFFER_CHARS = 1 << 20;
-
   private Simulate() {}
 
   public static void main(String[] args) {
@@ -73,7 +70,7 @@ public final class Simulate {
     }
     Replay replay = new Replay(config.rules(), config.store().maxKeys(), format);
     Set<String> notLogged;
-    try (BufferedReader log = open(options.log)) {
+    try (Reader log = open(options.log)) {
       notLogged = replay.run(log);
     } catch (IOException | InvalidPathException e) {
       err.println(options.log + ": cannot read: " + e);
@@ -102,13 +99,13 @@ public final class Simulate {
     return 0;
   }
 
-  /** The log as lines: {@code -} is standard input, and a name ending in .gz is gunzipped. */
-  private static BufferedReader open(String log) throws IOException {
+  /** The log as text: {@code -} is standard input, and a name ending in .gz is gunzipped. */
+  private static Reader open(String log) throws IOException {
     InputStream in = "-".equals(log) ? System.in : Files.newInputStream(Paths.get(log));
     if (log.endsWith(".gz")) {
       in = new GZIPInputStream(in, 1 << 16);
     }
-    return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), READ_BUFFER_CHARS);
+    return new InputStreamReader(in, StandardCharsets.UTF_8);
   }
 
   /** Where check's OK goes: the report says what it needs of the rules itself. */
