@@ -11,7 +11,8 @@ import java.util.logging.Logger;
  * rules_from} ({@link Config#publishedUnder}).
  *
  * <p>Each poll reads the current version's number, and its content only when the number changed;
- * content is parsed once per version. The last good version stays in force, reporting why, while
+ * content is parsed once per version, and not read at all when larger than a local file may be
+ * ({@link ConfigSource#MAX_BYTES}). The last good version stays in force, reporting why, while
  * Redis cannot be reached, holds no version any more (emptied, or a new server) or publishes one
  * that is invalid here. The local file's own rules apply only while no published version was ever
  * read, which the log says: a JVM that never met Redis must still limit.
@@ -138,12 +139,16 @@ final class RulesFromRedis implements Closeable {
 
   /** Reads and parses version {@code number}, now current. */
   private void read(PublishedRules from, long number, Document local) {
-    PublishedVersion version = from.read(number);
+    PublishedVersion version = from.read(number, ConfigSource.MAX_BYTES);
     if (version == null) {
       throw new IllegalStateException(
           "version " + number + " is current, but Redis holds no content for it");
     }
     seen = number;
+    if (version.refused() != null) {
+      rejected = "published version " + number + ": not read: " + version.refused();
+      return;
+    }
     Document read =
         Document.parse(
             "published " + version.describe(), "published version " + number, version.content());

@@ -237,6 +237,42 @@ class RulesFromRedisIT {
     }
   }
 
+  /** Where the JVMs' versions live, as their log names it. */
+  private String published() {
+    return "redis " + redis.host() + ":" + redis.port() + " {" + prefix + ":rules}";
+  }
+
+  private long sentByRedis() {
+    try (RedisProbe probe = RedisProbe.connect(redis.host(), redis.port())) {
+      return Long.parseLong(probe.info("stats").get("total_net_output_bytes"));
+    }
+  }
+
+  @Test
+  void aVersionLargerThanAFileMayBeIsRejectedWithoutBeingRead() throws Exception {
+    Path file = followingRedis();
+    try (LiveLimiter live = follow(file)) {
+      push(PUSHED_RULE);
+      live.reload();
+      String huge = "#" + "x".repeat(4 << 20) + "\n" + PUSHED_RULE.replace("/pushed", "/huge");
+      RedisProbe.once(
+          redis.host(), redis.port(), "HSET", "{" + prefix + ":rules}:v:2", "content", huge);
+      RedisProbe.once(redis.host(), redis.port(), "SET", "{" + prefix + ":rules}:current", "2");
+      long sent = sentByRedis();
+      assertThat(live.reload()).isFalse();
+      assertThat(sentByRedis() - sent).as("bytes Redis sent: not the content").isLessThan(1 << 16);
+      assertThat(limits(live, "/pushed")).isTrue();
+      ConfigStatus status = live.metrics().config();
+      assertThat(status.lastReload()).isEqualTo(ConfigStatus.Reload.REJECTED);
+      assertThat(status.problem())
+          .startsWith("Sluice rejected version 2 published in " + published() + "; published")
+          .endsWith(
+              " stays in force:\npublished version 2: not read: its content is "
+                  + huge.length()
+                  + " bytes, more than the 1048576 Sluice reads");
+    }
+  }
+
   @Test
   void aLocalFileBrokenOrGoneStillFollowsThePushes() throws Exception {
     Path file = followingRedis();
