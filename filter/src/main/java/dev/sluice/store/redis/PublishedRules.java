@@ -22,8 +22,9 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * and {@code :v:<n>} is a hash of version n's content and where it came from. The tag starts with
  * the brace, not the prefix, so {@code SCAN MATCH <key_prefix>{*} still lists only counters.
  *
- * <p>A JVM reads {@code :current} every second, a few bytes, and the content only when it changed;
- * this client has a connection of its own, never a lane of the request path's pipelines.
+ * <p>A JVM reads {@code :current} every second, a few bytes, and the rules version recorded with
+ * it, and the content only when either changed; this client has a connection of its own, never a
+ * lane of the request path's pipelines.
  */
 public final class PublishedRules implements AutoCloseable {
   /** How many versions Redis keeps; older ones are deleted as new ones are published. */
@@ -91,6 +92,16 @@ public final class PublishedRules implements AutoCloseable {
       }
     }
     return versions;
+  }
+
+  /**
+   * The rules version Redis records with version {@code number} (a few bytes, written by {@code
+   * publish}); empty when it records none: a poll compares it with the one read, so that a number
+   * given again after a failover or a restart without persistence is read again.
+   */
+  public String rulesVersion(long number) {
+    byte[] recorded = reading(() -> redis.hget(versionKey(number), FIELDS[0]));
+    return recorded == null ? "" : new String(recorded, StandardCharsets.UTF_8);
   }
 
   /**
