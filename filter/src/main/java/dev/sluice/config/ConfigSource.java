@@ -23,8 +23,11 @@ public final class ConfigSource {
   public static final String ENVIRONMENT = "SLUICE_CONFIG";
   public static final String DEFAULT = "ratelimit.yaml";
 
-  /** The most Sluice reads of a file: far beyond any real config, far below a heap's worth. */
-  static final int MAX_BYTES = 1 << 20;
+  /**
+   * The most Sluice reads of a file, or of a field of a version published in Redis: far beyond any
+   * real config, far below a heap's worth.
+   */
+  public static final int MAX_BYTES = 1 << 20;
 
   private static final String CLASSPATH = "classpath:";
 

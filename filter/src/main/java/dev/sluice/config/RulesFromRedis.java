@@ -3,6 +3,7 @@ package dev.sluice.config;
 import dev.sluice.store.redis.PublishedRules;
 import dev.sluice.store.redis.PublishedVersion;
 import java.io.Closeable;
+import java.util.Objects;
 import java.util.logging.Logger;
 
 /**
@@ -10,11 +11,14 @@ import java.util.logging.Logger;
  * store's Redis ({@link PublishedRules}), under the local file's store, fleet and {@code
  * rules_from} ({@link Config#publishedUnder}).
  *
- * <p>Each poll reads the current version's number, and its content only when the number changed;
- * content is parsed once per version. The last good version stays in force, reporting why, while
- * Redis cannot be reached, holds no version any more (emptied, or a new server) or publishes one
- * that is invalid here. The local file's own rules apply only while no published version was ever
- * read, which the log says: a JVM that never met Redis must still limit.
+ * <p>Each poll reads the current version's number and the rules version Redis records with it, and
+ * the content only when either changed: a number can be given again after a failover that lost the
+ * last pushes, or a restart without persistence, and the log then says that the published history
+ * went back. Content is parsed once per version, and not read at all when larger than a local file
+ * may be ({@link ConfigSource#MAX_BYTES}). The last good version stays in force, reporting why,
+ * while Redis cannot be reached, holds no version any more (emptied, or a new server) or publishes
+ * one that is invalid here. The local file's own rules apply only while no published version was
+ * ever read, which the log says: a JVM that never met Redis must still limit.
  */
 final class RulesFromRedis implements Closeable {
   private static final Logger LOG = Logger.getLogger("dev.sluice.config");
@@ -32,6 +36,16 @@ final class RulesFromRedis implements Closeable {
 
   /** The number of the version read last; 0 for none. */
   private long seen;
+
+  /**
+   * The rules version Redis records with version {@link #seen}: a poll that finds {@link #seen}
+   * current reads the content again when it changed (the number given again, after a failover or a
+   * restart without persistence).
+   */
+  private String seenRecorded;
+
+  /** The {@link RulesVersion} of version {@link #seen}'s content; null when it was not read. */
+  private String seenContent;
 
   /** The last valid version read; null while none was. */
   private Document good;
@@ -84,10 +98,9 @@ final class RulesFromRedis implements Closeable {
       from = connect(local.config().store());
       long current = from.current();
       if (current == 0) {
-        seen = 0;
         return nonePublished(local, from, stays);
       }
-      if (current != seen) {
+      if (current != seen || !from.rulesVersion(current).equals(seenRecorded)) {
         read(from, current, local);
       }
     } catch (RuntimeException e) {
@@ -138,12 +151,22 @@ final class RulesFromRedis implements Closeable {
 
   /** Reads and parses version {@code number}, now current. */
   private void read(PublishedRules from, long number, Document local) {
-    PublishedVersion version = from.read(number);
+    PublishedVersion version = from.read(number, ConfigSource.MAX_BYTES);
     if (version == null) {
       throw new IllegalStateException(
           "version " + number + " is current, but Redis holds no content for it");
     }
+    String content = version.content() == null ? null : RulesVersion.of(version.content());
+    if (number < seen || (number == seen && !Objects.equals(content, seenContent))) {
+      LOG.warning(wentBack(from, number, content));
+    }
     seen = number;
+    seenRecorded = version.rulesVersion();
+    seenContent = content;
+    if (version.refused() != null) {
+      rejected = "published version " + number + ": not read: " + version.refused();
+      return;
+    }
     Document read =
         Document.parse(
             "published " + version.describe(), "published version " + number, version.content());
@@ -161,6 +184,23 @@ final class RulesFromRedis implements Closeable {
               + local.name()
               + "'s; they are not applied, as the local file keeps store, fleet and rules_from");
     }
+  }
+
+  /** What the log says when version {@code number} is current, lower than or the same as seen. */
+  private String wentBack(PublishedRules from, long number, String content) {
+    return "Sluice: the history of the versions published in "
+        + from
+        + " went back (a Redis restarted without persistence, or a failover that lost the last"
+        + " pushes): version "
+        + number
+        + (number < seen
+            ? " is current, after version " + seen + " was read"
+            : " is current again with other content (rules version "
+                + content
+                + ", was "
+                + seenContent
+                + ")")
+        + "; following what is published now";
   }
 
   /** The client for {@code store}'s Redis, opened anew when the local file names another one. */

@@ -1,6 +1,7 @@
 package dev.sluice.publish;
 
 import dev.sluice.config.Check;
+import dev.sluice.config.ConfigSource;
 import dev.sluice.config.RulesVersion;
 import dev.sluice.store.redis.PublishedRules;
 import dev.sluice.store.redis.PublishedVersion;
@@ -160,7 +161,7 @@ public final class Publish {
 
   private static int history(PublishedRules rules, PrintStream out) {
     long current = rules.current();
-    List<PublishedVersion> versions = rules.history();
+    List<PublishedVersion> versions = rules.history(ConfigSource.MAX_BYTES);
     if (versions.isEmpty()) {
       out.println("No version is published in " + rules);
       return 0;
@@ -184,7 +185,11 @@ public final class Publish {
       PrintStream out,
       PrintStream err) {
     long number = version.matches("[1-9][0-9]{0,17}") ? Long.parseLong(version) : 0;
-    PublishedVersion earlier = number == 0 ? null : rules.read(number);
+    PublishedVersion earlier = number == 0 ? null : rules.read(number, ConfigSource.MAX_BYTES);
+    if (earlier != null && earlier.refused() != null) {
+      err.println(name + ": version " + number + " was not read: " + earlier.refused());
+      return INVALID;
+    }
     if (earlier == null) {
       err.println(
           name

@@ -93,6 +93,7 @@ final class JsonReport {
     json.name("denied").value(replay.denied);
     json.name("deniedPercent").value(ReplayReport.percent(replay.denied, report.replayed()));
     json.name("shadowDenied").value(replay.shadowDenied);
+    json.name("identitiesFollowed").value(replay.maxIdentities);
     json.endObject();
   }
 }

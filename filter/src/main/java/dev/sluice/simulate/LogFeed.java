@@ -1,6 +1,5 @@
 package dev.sluice.simulate;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +49,7 @@ final class LogFeed implements AutoCloseable {
    * @param notLogged where the requests note what the rules asked of them in vain; only the replay
    *     reads requests, so only its thread writes there
    */
-  LogFeed(BufferedReader log, AccessLogFormat format, Set<String> notLogged) {
+  LogFeed(LogLines log, AccessLogFormat format, Set<String> notLogged) {
     for (int i = 0; i < BATCHES; i++) {
       free.add(new Batch(format, notLogged));
     }
@@ -78,14 +77,15 @@ final class LogFeed implements AutoCloseable {
     free.add(batch);
   }
 
-  private void read(BufferedReader log, AccessLogFormat format) {
+  private void read(LogLines log, AccessLogFormat format) {
     try {
       Batch batch = free.take();
       try {
         String line;
-        while ((line = log.readLine()) != null) {
+        while ((line = log.next()) != null) {
           lines++;
-          String problem = format.parse(line, batch.requests[batch.size]);
+          String problem =
+              log.tooLong() ? LogLines.TOO_LONG : format.parse(line, batch.requests[batch.size]);
           if (problem != null) {
             skip(problem);
           } else if (++batch.size == BATCH) {

@@ -8,9 +8,9 @@ import dev.sluice.simulate.RuleTally.Seen;
 import dev.sluice.store.Clock;
 import dev.sluice.store.MemoryStore;
 import dev.sluice.store.Permit;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.io.Reader;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -46,6 +46,9 @@ final class Replay {
   private final RuleTally[] tallies;
   private final Map<String, long[]> identities = new HashMap<>();
 
+  /** Identities followed one by one, fewer the more rules there are ({@link RuleTally}). */
+  final int maxIdentities;
+
   long lines;
   long denied;
   long shadowDenied;
@@ -69,16 +72,17 @@ final class Replay {
     for (int i = 0; i < tallies.length; i++) {
       tallies[i] = new RuleTally(rules.rules().get(i), i);
     }
+    this.maxIdentities = RuleTally.maxIdentities(tallies.length);
   }
 
   /**
-   * Replays every line of {@code log}, read and parsed on a thread of its own ({@link LogFeed});
-   * returns what the rules asked of requests that the log does not carry.
+   * Replays every line of {@code log}, read ({@link LogLines}) and parsed on a thread of its own
+   * ({@link LogFeed}); returns what the rules asked of requests that the log does not carry.
    */
-  Set<String> run(BufferedReader log) throws IOException {
+  Set<String> run(Reader log) throws IOException {
     long start = System.nanoTime();
     Set<String> notLogged = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
-    try (LogFeed feed = new LogFeed(log, format, notLogged)) {
+    try (LogFeed feed = new LogFeed(new LogLines(log), format, notLogged)) {
       for (LogFeed.Batch batch = feed.next(); ; batch = feed.next()) {
         for (int i = 0; i < batch.size; i++) {
           replay(batch.requests[i]);
@@ -173,7 +177,7 @@ final class Replay {
   /** The figures of {@code identity} for each rule, or null beyond the identities followed. */
   private long[] figures(String identity) {
     long[] figures = identities.get(identity);
-    if (figures == null && identities.size() < RuleTally.MAX_IDENTITIES) {
+    if (figures == null && identities.size() < maxIdentities) {
       figures = new long[tallies.length * RuleTally.STRIDE];
       identities.put(identity, figures);
     }

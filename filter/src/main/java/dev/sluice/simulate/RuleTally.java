@@ -15,13 +15,16 @@ import java.util.Map;
  */
 final class RuleTally {
   /**
-   * Identities followed one by one; beyond them requests are only counted in all, so a log of junk
-   * API keys cannot fill the heap.
+   * The memory the identities followed one by one may take; beyond {@link #maxIdentities} requests
+   * are only counted in all, so a log of junk API keys cannot fill the heap, whatever the rules.
    */
-  static final int MAX_IDENTITIES = 1_000_000;
+  static final long IDENTITY_BYTES = 256L << 20;
 
   /** Longs per rule in an identity's figures: requests, denied, peak, second, in that second. */
   static final int STRIDE = 5;
+
+  /** What an identity followed takes beside its figures: its name, its map entry, array headers. */
+  private static final int IDENTITY_OVERHEAD_BYTES = 128;
 
   private static final int DENIED = 1;
   private static final int PEAK = 2;
@@ -43,8 +46,16 @@ final class RuleTally {
   }
 
   /**
+   * How many identities {@link #IDENTITY_BYTES} holds when each has figures for {@code rules}
+   * rules: 932,067 for 4 rules, 126,144 for 50.
+   */
+  static int maxIdentities(int rules) {
+    return (int) (IDENTITY_BYTES / (IDENTITY_OVERHEAD_BYTES + 8L * STRIDE * rules));
+  }
+
+  /**
    * One request of {@code identity} in {@code second}, which the rule would deny or not; {@code
-   * figures} are the identity's for every rule, or null beyond {@link #MAX_IDENTITIES}.
+   * figures} are the identity's for every rule, or null beyond {@link #maxIdentities}.
    */
   void count(long[] figures, String identity, long second, boolean wouldDeny) {
     matched++;
@@ -76,12 +87,12 @@ final class RuleTally {
     }
   }
 
-  /** Distinct identities counted, at most {@link #MAX_IDENTITIES}. */
+  /** Distinct identities counted, at most {@link #maxIdentities}. */
   long identities() {
     return identities;
   }
 
-  /** Requests of identities beyond {@link #MAX_IDENTITIES}, counted in all only. */
+  /** Requests of identities beyond {@link #maxIdentities}, counted in all only. */
   long untracked() {
     return untracked;
   }

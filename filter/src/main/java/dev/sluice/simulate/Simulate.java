@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -25,9 +26,6 @@ import java.util.zip.GZIPInputStream;
  * limited most and the busiest second of any identity. See docs/simulate.md.
  */
 public final class Simulate {
-  /** Large reads: a replay is bound by how fast the log streams in. */
-  private static final int READ_BUFFER_CHARS = 1 << 20;
-
   private Simulate() {}
 
   public static void main(String[] args) {
@@ -73,8 +71,14 @@ public final class Simulate {
     }
     Replay replay;
     Set<String> notLogged;
-    try (BufferedReader log = open(options.log)) {
-      format = format == null ? FormatGuess.of(log) : format;
+    try (Reader opened = open(options.log)) {
+      Reader log = opened;
+      if (format == null) {
+        // Buffered so that the first lines the guess reads are read again by the replay.
+        BufferedReader start = new BufferedReader(opened, FormatGuess.SAMPLE_CHARS);
+        format = FormatGuess.of(start);
+        log = start;
+      }
       replay = new Replay(config.rules(), config.store().maxKeys(), format);
       notLogged = replay.run(log);
     } catch (IOException | InvalidPathException e) {
@@ -112,13 +116,13 @@ public final class Simulate {
     return 0;
   }
 
-  /** The log as lines: {@code -} is standard input, and a name ending in .gz is gunzipped. */
-  private static BufferedReader open(String log) throws IOException {
+  /** The log as text: {@code -} is standard input, and a name ending in .gz is gunzipped. */
+  private static Reader open(String log) throws IOException {
     InputStream in = "-".equals(log) ? System.in : Files.newInputStream(Paths.get(log));
     if (log.endsWith(".gz")) {
       in = new GZIPInputStream(in, 1 << 16);
     }
-    return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), READ_BUFFER_CHARS);
+    return new InputStreamReader(in, StandardCharsets.UTF_8);
   }
 
   /** Where check's OK goes: the report says what it needs of the rules itself. */

@@ -98,8 +98,12 @@ final class TextReport {
               "untracked",
               count(tally.untracked())
                   + " requests of identities beyond the first "
-                  + count(RuleTally.MAX_IDENTITIES)
-                  + ", counted in all only"));
+                  + count(report.replay.maxIdentities)
+                  + ", counted in all only (as many as "
+                  + (RuleTally.IDENTITY_BYTES >> 20)
+                  + " MiB holds with "
+                  + report.replay.tallies().length
+                  + " rules)"));
     }
   }
 

@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -161,6 +162,73 @@ class ReplayTest {
     assertThatThrownBy(() -> replay.run(new BufferedReader(failing, 4096)))
         .isInstanceOf(IOException.class)
         .hasMessage("disk gone");
+  }
+
+  /** {@code chars} x's, made as they are read, then {@code rest}: one line longer than a heap. */
+  private static Reader hugeLineThen(long chars, String rest) {
+    return new Reader() {
+      private final Reader tail = new StringReader(rest);
+      private long left = chars;
+
+      @Override
+      public int read(char[] into, int at, int length) throws IOException {
+        if (left == 0) {
+          return tail.read(into, at, length);
+        }
+        int n = (int) Math.min(length, left);
+        Arrays.fill(into, at, at + n, 'x');
+        left -= n;
+        return n;
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  /**
+   * A line of 2 GiB (a gzip of zeros is one) would fill the heap, or pass what a String can hold,
+   * if read whole: it is passed over, and skipped and counted like any line that does not fit.
+   */
+  @Test
+  void aLineTooLongIsPassedOverAndCountedAsSkipped() throws Exception {
+    String yaml = "rules:\n  - { id: a, match: { path: /** }, key: ip, limit: 1, window: 1m }\n";
+    Replay replay =
+        new Replay(rules(yaml), MemoryStore.DEFAULT_MAX_KEYS, AccessLogFormat.of("%h %t \"%r\""));
+    String fits = get("10.0.0.1", 1, "/", "");
+    replay.run(new BufferedReader(hugeLineThen((1L << 31) + 1, "\r\n" + fits + fits)));
+    assertThat(replay.lines).isEqualTo(3);
+    assertThat(replay.skipped).isEqualTo(1);
+    assertThat(replay.skips)
+        .extracting(Object::toString)
+        .containsExactly("line 1: longer than 65536 characters, the most read of a line");
+    assertThat(replay.tallies()[0].matched).isEqualTo(2);
+    assertThat(replay.denied).isEqualTo(1);
+  }
+
+  /**
+   * Each identity followed holds figures for every rule, so with 50 rules a million identities
+   * would take 2 GB: how many are followed one by one scales down with the number of rules, within
+   * 256 MiB (500 rules: 268435456 / (128 + 500 rules x 40 bytes) = 13,336). Every request is still
+   * counted in all.
+   */
+  @Test
+  void theIdentitiesFollowedScaleDownWithTheNumberOfRules() throws Exception {
+    StringBuilder yaml = new StringBuilder("rules:\n");
+    for (int r = 0; r < 500; r++) {
+      yaml.append("  - { id: r" + r + ", match: { path: /r" + r + " }, key: ip, limit: 1,");
+      yaml.append(" window: 1m }\n");
+    }
+    int clients = 14_000;
+    StringBuilder log = new StringBuilder();
+    for (int i = 0; i < clients; i++) {
+      log.append(get("10.0." + (i >> 8) + "." + (i & 255), 1, "/r0", ""));
+    }
+    Replay replay = replay(yaml.toString(), "%h %t \"%r\"", log.toString());
+    RuleTally r0 = replay.tallies()[0];
+    assertThat(r0.matched).isEqualTo(clients);
+    assertThat(r0.identities()).isEqualTo(13_336);
+    assertThat(r0.untracked()).isEqualTo(clients - 13_336);
   }
 
   /**

@@ -130,8 +130,8 @@ class SimulateTest {
                 + "\"firstTime\":\"2000-10-10T20:55:10Z\",\"lastTime\":\"2000-10-10T20:55:35Z\","
                 + "\"spanSeconds\":25,\"replaySeconds\":")
         .containsPattern(
-            "\"linesPerSecond\":[0-9]+,\"denied\":2,\"deniedPercent\":18.2,\"shadowDenied\":0}}\n"
-                + "$");
+            "\"linesPerSecond\":[0-9]+,\"denied\":2,\"deniedPercent\":18.2,\"shadowDenied\":0,"
+                + "\"identitiesFollowed\":1597830}}\n$");
   }
 
   @Test

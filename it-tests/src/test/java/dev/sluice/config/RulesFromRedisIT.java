@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -234,6 +235,107 @@ class RulesFromRedisIT {
       assertThat(live.reload()).isTrue();
       assertThat(live.metrics().config().version()).isEqualTo(version(next));
       assertThat(limits(live, "/next")).isTrue();
+    }
+  }
+
+  /** Where the JVMs' versions live, as their log names it. */
+  private String published() {
+    return "redis " + redis.host() + ":" + redis.port() + " {" + prefix + ":rules}";
+  }
+
+  /** The log's lines that say the published history went back. */
+  private List<String> wentBack() {
+    return log.messages().stream().filter(m -> m.contains("went back")).toList();
+  }
+
+  /** The line that says the published history went back, and {@code how}. */
+  private String wentBack(String how) {
+    return "Sluice: the history of the versions published in "
+        + published()
+        + " went back (a Redis restarted without persistence, or a failover that lost the last"
+        + " pushes): "
+        + how
+        + "; following what is published now";
+  }
+
+  private long sentByRedis() {
+    try (RedisProbe probe = RedisProbe.connect(redis.host(), redis.port())) {
+      return Long.parseLong(probe.info("stats").get("total_net_output_bytes"));
+    }
+  }
+
+  @Test
+  void aVersionLargerThanAFileMayBeIsRejectedWithoutBeingRead() throws Exception {
+    Path file = followingRedis();
+    try (LiveLimiter live = follow(file)) {
+      push(PUSHED_RULE);
+      live.reload();
+      String huge = "#" + "x".repeat(4 << 20) + "\n" + PUSHED_RULE.replace("/pushed", "/huge");
+      RedisProbe.once(
+          redis.host(), redis.port(), "HSET", "{" + prefix + ":rules}:v:2", "content", huge);
+      RedisProbe.once(redis.host(), redis.port(), "SET", "{" + prefix + ":rules}:current", "2");
+      long sent = sentByRedis();
+      assertThat(live.reload()).isFalse();
+      assertThat(sentByRedis() - sent).as("bytes Redis sent: not the content").isLessThan(1 << 16);
+      assertThat(limits(live, "/pushed")).isTrue();
+      ConfigStatus status = live.metrics().config();
+      assertThat(status.lastReload()).isEqualTo(ConfigStatus.Reload.REJECTED);
+      assertThat(status.problem())
+          .startsWith("Sluice rejected version 2 published in " + published() + "; published")
+          .endsWith(
+              " stays in force:\npublished version 2: not read: its content is "
+                  + huge.length()
+                  + " bytes, more than the 1048576 Sluice reads");
+    }
+  }
+
+  /**
+   * A Redis restarted without persistence numbers versions from 1 again (a failover that lost the
+   * last pushes moves the sequence back the same way): a JVM that read version 1 before must follow
+   * the new version 1, and say that the history went back.
+   */
+  @Test
+  void aNumberPublishedAgainWithOtherContentIsFollowed() throws Exception {
+    Path file = followingRedis();
+    try (LiveLimiter live = follow(file)) {
+      push(PUSHED_RULE);
+      assertThat(live.reload()).isTrue();
+      redis.restart();
+      String next = PUSHED_RULE.replace("/pushed", "/next");
+      assertThat(push(next)).as("numbered from 1 again").isEqualTo(1);
+      assertThat(live.reload()).isTrue();
+      assertThat(live.metrics().config().version()).isEqualTo(version(next));
+      assertThat(limits(live, "/next")).isTrue();
+      assertThat(live.reload()).as("read once, not at every poll").isFalse();
+      assertThat(wentBack())
+          .containsExactly(
+              wentBack(
+                  "version 1 is current again with other content (rules version "
+                      + version(next)
+                      + ", was "
+                      + version(PUSHED_RULE)
+                      + ")"));
+    }
+  }
+
+  @Test
+  void aNumberLowerThanTheOneReadIsFollowedAndSaidToGoBack() throws Exception {
+    Path file = followingRedis();
+    try (LiveLimiter live = follow(file)) {
+      push(LOCAL_RULE);
+      push(PUSHED_RULE);
+      assertThat(live.reload()).isTrue();
+      redis.restart();
+      assertThat(push(PUSHED_RULE)).isEqualTo(1);
+      assertThat(live.reload()).as("the same content: nothing to apply").isFalse();
+      assertThat(live.reload()).isFalse();
+      assertThat(wentBack())
+          .containsExactly(wentBack("version 1 is current, after version 2 was read"));
+      String next = PUSHED_RULE.replace("/pushed", "/next");
+      assertThat(push(next)).isEqualTo(2);
+      assertThat(live.reload()).isTrue();
+      assertThat(limits(live, "/next")).isTrue();
+      assertThat(wentBack()).hasSize(1);
     }
   }
 

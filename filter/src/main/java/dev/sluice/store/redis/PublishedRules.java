@@ -3,8 +3,12 @@ package dev.sluice.store.redis;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.function.Supplier;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
@@ -18,8 +22,9 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * and {@code :v:<n>} is a hash of version n's content and where it came from. The tag starts with
  * the brace, not the prefix, so {@code SCAN MATCH <key_prefix>{*} still lists only counters.
  *
- * <p>A JVM reads {@code :current} every second, a few bytes, and the content only when it changed;
- * this client has a connection of its own, never a lane of the request path's pipelines.
+ * <p>A JVM reads {@code :current} every second, a few bytes, and the rules version recorded with
+ * it, and the content only when either changed; this client has a connection of its own, never a
+ * lane of the request path's pipelines.
  */
 public final class PublishedRules implements AutoCloseable {
   /** How many versions Redis keeps; older ones are deleted as new ones are published. */
@@ -64,25 +69,81 @@ public final class PublishedRules implements AutoCloseable {
     }
   }
 
-  /** Version {@code number} with its content; null when Redis does not keep it (or its content). */
-  public PublishedVersion read(long number) {
-    PublishedVersion version =
-        PublishedVersion.of(number, reading(() -> redis.hmget(versionKey(number), FIELDS)));
-    return version == null || version.content() == null ? null : version;
+  /**
+   * Version {@code number} with its content; null when Redis does not keep it (or its content). A
+   * field larger than {@code maxBytes} is not read, and the version says so ({@link
+   * PublishedVersion#refused}).
+   */
+  public PublishedVersion read(long number, int maxBytes) {
+    PublishedVersion version = reading(() -> fields(number, FIELDS, maxBytes));
+    return version == null || (version.content() == null && version.refused() == null)
+        ? null
+        : version;
   }
 
-  /** The versions kept, newest first, without their content. */
-  public List<PublishedVersion> history() {
+  /** The versions kept, newest first, without their content; fields as {@link #read} reads them. */
+  public List<PublishedVersion> history(int maxBytes) {
     byte[][] fields = Arrays.copyOf(FIELDS, FIELDS.length - 1);
     List<PublishedVersion> versions = new ArrayList<>();
     for (String number : reading(() -> redis.lrange(tag + ":history", 0, -1))) {
-      long n = Long.parseLong(number);
-      PublishedVersion version = PublishedVersion.of(n, redis.hmget(versionKey(n), fields));
+      PublishedVersion version = fields(Long.parseLong(number), fields, maxBytes);
       if (version != null) {
         versions.add(version);
       }
     }
     return versions;
+  }
+
+  /**
+   * The rules version Redis records with version {@code number} (a few bytes, written by {@code
+   * publish}); empty when it records none: a poll compares it with the one read, so that a number
+   * given again after a failover or a restart without persistence is read again.
+   */
+  public String rulesVersion(long number) {
+    byte[] recorded = reading(() -> redis.hget(versionKey(number), FIELDS[0]));
+    return recorded == null ? "" : new String(recorded, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * {@code fields} of version {@code number}, each only if Redis holds at most {@code maxBytes} of
+   * it: one value of 500 MB, written by mistake or malice, must not be read by a whole fleet at
+   * once. Their lengths are asked first, in one round trip.
+   */
+  private PublishedVersion fields(long number, byte[][] fields, int maxBytes) {
+    byte[] key = versionKey(number);
+    List<Response<Long>> lengths = new ArrayList<>();
+    try (AbstractPipeline pipeline = redis.pipelined()) {
+      for (byte[] field : fields) {
+        lengths.add(pipeline.hstrlen(key, field));
+      }
+      pipeline.sync();
+    }
+    List<byte[]> small = new ArrayList<>();
+    String refused = null;
+    for (int i = 0; i < fields.length; i++) {
+      long length = lengths.get(i).get();
+      if (length <= maxBytes) {
+        small.add(fields[i]);
+      } else if (refused == null) {
+        refused =
+            "its "
+                + new String(fields[i], StandardCharsets.UTF_8)
+                + " is "
+                + length
+                + " bytes, more than the "
+                + maxBytes
+                + " Sluice reads";
+      }
+    }
+    Iterator<byte[]> read =
+        small.isEmpty()
+            ? Collections.<byte[]>emptyIterator()
+            : redis.hmget(key, small.toArray(new byte[0][])).iterator();
+    List<byte[]> values = new ArrayList<>();
+    for (int i = 0; i < fields.length; i++) {
+      values.add(lengths.get(i).get() <= maxBytes ? read.next() : null);
+    }
+    return PublishedVersion.of(number, values, refused);
   }
 
   /**

@@ -19,6 +19,7 @@ public final class PublishedVersion {
   private final String where;
   private final String message;
   private final long rollbackOf;
+  private final String refused;
 
   private PublishedVersion(
       long number,
@@ -28,7 +29,8 @@ public final class PublishedVersion {
       String who,
       String where,
       String message,
-      long rollbackOf) {
+      long rollbackOf,
+      String refused) {
     this.number = number;
     this.content = content;
     this.rulesVersion = rulesVersion;
@@ -37,14 +39,16 @@ public final class PublishedVersion {
     this.where = where;
     this.message = message;
     this.rollbackOf = rollbackOf;
+    this.refused = refused;
   }
 
   /**
    * A version from the fields of its hash, in the order of {@link PublishedRules}' field names (the
-   * content last, when it was read); null when Redis holds none of them.
+   * content last, when it was read), {@code refused} saying which field was too large to be read
+   * (null when none was; such a field is null in {@code fields}); null when Redis holds none.
    */
-  static PublishedVersion of(long number, List<byte[]> fields) {
-    boolean any = false;
+  static PublishedVersion of(long number, List<byte[]> fields, String refused) {
+    boolean any = refused != null;
     for (byte[] field : fields) {
       any |= field != null;
     }
@@ -59,7 +63,8 @@ public final class PublishedVersion {
         text(fields.get(2)),
         text(fields.get(3)),
         text(fields.get(4)),
-        whole(fields.get(5)));
+        whole(fields.get(5)),
+        refused);
   }
 
   private static String text(byte[] field) {
@@ -89,9 +94,21 @@ public final class PublishedVersion {
     return number;
   }
 
-  /** The file as pushed, byte for byte; null in a {@link PublishedRules#history()} listing. */
+  /**
+   * The file as pushed, byte for byte; null in a {@link PublishedRules#history} listing, and when
+   * it was too large to be read ({@link #refused}).
+   */
   public byte[] content() {
     return content;
+  }
+
+  /**
+   * Which field of this version Redis holds more of than was to be read, and how much ({@code its
+   * content is 4194304 bytes, more than the 1048576 Sluice reads}); null when every field was read.
+   * A version some field of which was not read is not to be put in force.
+   */
+  public String refused() {
+    return refused;
   }
 
   /** The rules version push computed: the first 12 hex digits of the content's SHA-256. */
@@ -114,12 +131,16 @@ public final class PublishedVersion {
     return where;
   }
 
-  /** The message given, "rollback to version N" first for a rollback; may be empty. */
+  /**
+   * The message given, "rollback to version N" first for a rollback, "not read: " and why first for
+   * a version a field of which was too large to be read; may be empty.
+   */
   public String note() {
-    if (rollbackOf == 0) {
-      return message;
-    }
-    return "rollback to version " + rollbackOf + (message.isEmpty() ? "" : ": " + message);
+    String note =
+        rollbackOf == 0
+            ? message
+            : "rollback to version " + rollbackOf + (message.isEmpty() ? "" : ": " + message);
+    return refused == null ? note : "not read: " + refused + (note.isEmpty() ? "" : "; " + note);
   }
 
   /**
