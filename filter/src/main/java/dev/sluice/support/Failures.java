@@ -10,8 +10,8 @@ import java.util.logging.Logger;
 /**
  * Logs each kind of failure at most once in {@value #PERIOD_MINUTES} minutes: a fault that hits
  * every request must not write a stack trace per request into the application's log, and one that
- * goes on must not fall silent either; the next one logged says how many were suppressed since.
- * A kind is the exception's class and the way it came through Sluice's code (or a name the caller
+ * goes on must not fall silent either; the next one logged says how many were suppressed since. A
+ * kind is the exception's class and the way it came through Sluice's code (or a name the caller
  * gives), never its message: messages often carry request data, so junk requests would make each
  * one a kind of its own.
  */
@@ -66,9 +66,9 @@ public final class Failures {
 
   /**
    * The class of {@code failure} and the way it came through Sluice's own code: its frames of
-   * {@code dev.sluice} classes (or, if none, its first frame). Where a JDK or container method threw
-   * says less than which of ours called it, and the frames around Sluice (the container's, the
-   * application's filters) would make one fault many kinds.
+   * {@code dev.sluice} classes (or, if none, its first frame). Where a JDK or container method
+   * threw says less than which of ours called it, and the frames around Sluice (the container's,
+   * the application's filters) would make one fault many kinds.
    */
   static String kindOf(Throwable failure) {
     StackTraceElement[] frames = failure.getStackTrace();
