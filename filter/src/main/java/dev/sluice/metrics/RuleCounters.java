@@ -12,7 +12,7 @@ import java.util.function.LongSupplier;
  * Metrics}, so a reload that keeps a rule keeps its counts.
  */
 public final class RuleCounters {
-  static final long TOP_REUSED_MICROS = 1_000_000;
+  private static final long TOP_REUSED_MICROS = 1_000_000;
 
   private final String ruleId;
   private final LongAdder allowed = new LongAdder();
