@@ -47,10 +47,10 @@ public final class AdminEndpoint implements Admin {
     settings = next;
   }
 
-  /** Takes the history's next point when one is due: call it every few seconds. */
+  /** Takes the history's next step or point when one is due: call it about every second. */
   public void sample() {
     if (settings != null) {
-      history.sample(millis(), metrics.rules());
+      history.sample(millis(), metrics::rules);
     }
   }
 
@@ -91,7 +91,7 @@ public final class AdminEndpoint implements Admin {
     if ("status".equals(resource)) {
       long now = millis();
       List<RuleStats> rules = metrics.rules();
-      history.sample(now, rules);
+      history.sample(now, () -> rules);
       String json = StatusJson.render(metrics, rules, history.points(), now);
       exchange.respond(200, JSON, json);
     } else if ("metrics".equals(resource)) {

@@ -97,11 +97,23 @@ final class StatusJson {
         json.name("allowed").value(counts[0]);
         json.name("denied").value(counts[1]);
         json.name("shadowDenied").value(counts[2]);
+        double[] peak = point.peaksPerSecond.get(rule.getKey());
+        if (peak != null) {
+          json.name("peakPerSecond").beginObject();
+          json.name("allowed").value(hundredths(peak[0]));
+          json.name("denied").value(hundredths(peak[1]));
+          json.name("shadowDenied").value(hundredths(peak[2]));
+          json.endObject();
+        }
         json.endObject();
       }
       json.endObject().endObject();
     }
     json.endArray().endObject();
+  }
+
+  private static double hundredths(double rate) {
+    return Math.round(rate * 100) / 100.0;
   }
 
   private static long micros(double seconds) {

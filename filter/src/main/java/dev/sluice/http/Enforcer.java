@@ -59,12 +59,11 @@ public final class Enforcer {
     }
     if (!decision.allowed() && !exchange.clearForResponse()) {
       // Something before Sluice sent the response already: a 429 can no longer replace it.
-      failures.warnOnce(
+      failures.warn(
           "committed",
           "Sluice: rule "
               + decision.ruleId()
-              + " denied a request whose response was already committed; it was let through"
-              + " (logged once)");
+              + " denied a request whose response was already committed; it was let through");
       return true;
     }
     RateLimitHeaders.write(decision, exchange, clock);

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -34,6 +35,7 @@ public final class Metrics {
   private volatile Map<String, Long> trials = Collections.emptyMap();
   private volatile Set<String> inShadow = Collections.emptySet();
   private volatile Runnable rulesChanged = () -> {};
+  private final LongAdder topListsWorkedOut = new LongAdder();
 
   /**
    * @param micros the time in microseconds since the epoch, as {@code dev.sluice.store.Clock}
@@ -56,7 +58,7 @@ public final class Metrics {
         counters = retired.get(id);
       }
       if (counters == null) {
-        counters = new RuleCounters(id, new TopLimited(topClients, micros));
+        counters = new RuleCounters(id, topClients, micros, topListsWorkedOut);
       }
       bound[i] = counters;
       next.put(id, counters);
@@ -85,10 +87,10 @@ public final class Metrics {
     topClients = capacity;
     rawIdentities = raw;
     for (RuleCounters counters : live.values()) {
-      counters.topClients(capacity, micros);
+      counters.topClients(capacity);
     }
     for (RuleCounters counters : retired.values()) {
-      counters.topClients(capacity, micros);
+      counters.topClients(capacity);
     }
   }
 
@@ -132,6 +134,14 @@ public final class Metrics {
       rules.add(counters.stats(raw));
     }
     return rules;
+  }
+
+  /**
+   * How many times a rule's top limited clients were worked out (its sketches merged, identities
+   * hashed): the cost of reading them, which a reader cannot otherwise see.
+   */
+  public long topListsWorkedOut() {
+    return topListsWorkedOut.sum();
   }
 
   public StoreStatus store() {

@@ -1,5 +1,6 @@
 package dev.sluice.metrics;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
@@ -11,17 +12,28 @@ import java.util.function.LongSupplier;
  * Metrics}, so a reload that keeps a rule keeps its counts.
  */
 public final class RuleCounters {
+  private static final long TOP_REUSED_MICROS = 1_000_000;
+
   private final String ruleId;
   private final LongAdder allowed = new LongAdder();
   private final LongAdder denied = new LongAdder();
   private final LongAdder shadowDenied = new LongAdder();
   private final LongAdder decidedLocally = new LongAdder();
   private final LongAdder deniedLocally = new LongAdder();
+  private final LongSupplier micros;
+  private final LongAdder topListsWorkedOut;
   private volatile TopLimited top;
+  private volatile TopList recent;
 
-  RuleCounters(String ruleId, TopLimited top) {
+  /**
+   * @param topClients how many clients the top list follows
+   * @param topListsWorkedOut counts each time the top list is worked out
+   */
+  RuleCounters(String ruleId, int topClients, LongSupplier micros, LongAdder topListsWorkedOut) {
     this.ruleId = ruleId;
-    this.top = top;
+    this.micros = micros;
+    this.topListsWorkedOut = topListsWorkedOut;
+    this.top = new TopLimited(topClients, micros);
   }
 
   /** A request this rule let through, counted once the whole request was admitted. */
@@ -58,7 +70,7 @@ public final class RuleCounters {
   }
 
   /** Follows a new {@code top_clients}: the sketch starts over at its new size. */
-  void topClients(int capacity, LongSupplier micros) {
+  void topClients(int capacity) {
     if (top.capacity() != capacity) {
       top = new TopLimited(capacity, micros);
     }
@@ -84,8 +96,27 @@ public final class RuleCounters {
     return deniedLocally.sum();
   }
 
+  /**
+   * The top list, as worked out less than {@link #TOP_REUSED_MICROS} ago if it was: a status
+   * request, a scrape and a JMX read each want it, and however many come, the sketches are merged
+   * and the identities hashed at most once a second. The list lags the denials by at most that
+   * second; the counts beside it never do.
+   */
   List<LimitedClient> topLimited(boolean raw) {
-    return top.top(raw);
+    TopLimited from = top;
+    TopList last = recent;
+    long now = micros.getAsLong();
+    if (last != null
+        && last.from == from
+        && last.raw == raw
+        && now - last.atMicros >= 0
+        && now - last.atMicros < TOP_REUSED_MICROS) {
+      return last.clients;
+    }
+    List<LimitedClient> clients = Collections.unmodifiableList(from.top(raw));
+    topListsWorkedOut.increment();
+    recent = new TopList(from, raw, now, clients);
+    return clients;
   }
 
   RuleStats stats(boolean raw) {
@@ -96,6 +127,21 @@ public final class RuleCounters {
         shadowDenied(),
         decidedLocally(),
         deniedLocally(),
-        topLimited(raw));
+        () -> topLimited(raw));
+  }
+
+  /** A top list as worked out from {@code from} at {@code atMicros}. */
+  private static final class TopList {
+    final TopLimited from;
+    final boolean raw;
+    final long atMicros;
+    final List<LimitedClient> clients;
+
+    TopList(TopLimited from, boolean raw, long atMicros, List<LimitedClient> clients) {
+      this.from = from;
+      this.raw = raw;
+      this.atMicros = atMicros;
+      this.clients = clients;
+    }
   }
 }

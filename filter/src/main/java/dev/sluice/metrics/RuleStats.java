@@ -1,13 +1,16 @@
 package dev.sluice.metrics;
 
-import java.util.Collections;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
- * What one rule decided since it came into force (or since the limiter started counting it): read
- * at one moment, immutable. A request is counted by every rule that matched it: as allowed by each
- * when it was admitted, as denied by each rule that denied it; a rule that would have let through a
- * request another rule denied counts nothing, since nothing was taken from it.
+ * What one rule decided since it came into force (or since the limiter started counting it): its
+ * counts read at one moment, immutable. A request is counted by every rule that matched it: as
+ * allowed by each when it was admitted, as denied by each rule that denied it; a rule that would
+ * have let through a request another rule denied counts nothing, since nothing was taken from it.
+ *
+ * <p>Its top limited clients are worked out when first asked for: a reader of the counts alone (the
+ * status history, every second) pays nothing for them.
  */
 public final class RuleStats {
   private final String ruleId;
@@ -16,7 +19,8 @@ public final class RuleStats {
   private final long shadowDenied;
   private final long decidedLocally;
   private final long deniedLocally;
-  private final List<LimitedClient> topLimited;
+  private Supplier<List<LimitedClient>> top;
+  private List<LimitedClient> topLimited;
 
   RuleStats(
       String ruleId,
@@ -25,14 +29,14 @@ public final class RuleStats {
       long shadowDenied,
       long decidedLocally,
       long deniedLocally,
-      List<LimitedClient> topLimited) {
+      Supplier<List<LimitedClient>> top) {
     this.ruleId = ruleId;
     this.allowed = allowed;
     this.denied = denied;
     this.shadowDenied = shadowDenied;
     this.decidedLocally = decidedLocally;
     this.deniedLocally = deniedLocally;
-    this.topLimited = Collections.unmodifiableList(topLimited);
+    this.top = top;
   }
 
   public String ruleId() {
@@ -70,8 +74,15 @@ public final class RuleStats {
     return deniedLocally;
   }
 
-  /** The clients it denied most in the last one to two minutes, most first. */
-  public List<LimitedClient> topLimited() {
+  /**
+   * The clients it denied most in the last one to two minutes, most first, as worked out at most a
+   * second before the first call.
+   */
+  public synchronized List<LimitedClient> topLimited() {
+    if (topLimited == null) {
+      topLimited = top.get();
+      top = null;
+    }
     return topLimited;
   }
 }

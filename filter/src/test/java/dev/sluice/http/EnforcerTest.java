@@ -144,7 +144,7 @@ class EnforcerTest {
       assertThat(log.messages())
           .containsExactly(
               "Sluice could not decide GET /hello; letting it through"
-                  + " (logged once per kind of failure)");
+                  + " (each kind of failure is logged at most once in 5 minutes)");
     }
   }
 }

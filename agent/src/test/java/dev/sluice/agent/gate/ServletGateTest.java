@@ -183,7 +183,7 @@ class ServletGateTest {
     assertThat(httpLog.messages())
         .containsExactly(
             "Sluice could not decide GET /tenant; letting it through"
-                + " (logged once per kind of failure)");
+                + " (each kind of failure is logged at most once in 5 minutes)");
     assertThat(agentLog.messages()).isEmpty();
   }
 

@@ -35,6 +35,8 @@ abstract class CommittedScenario extends AgentScenario {
     assertThat(http.served() - served).as("the app served what was committed").isEqualTo(2);
     assertRejected(http.get("/api/hello", "10.5.0.1"), "hello");
     assertThat(server.jvm().output())
-        .containsOnlyOnce("was already committed; it was let through (logged once)");
+        .containsOnlyOnce(
+            "was already committed; it was let through (each kind of failure is logged at most"
+                + " once in 5 minutes)");
   }
 }

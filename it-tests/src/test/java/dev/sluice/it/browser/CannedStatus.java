@@ -54,6 +54,26 @@ final class CannedStatus {
     counters.addProperty("denied", counters.get("denied").getAsLong() + more);
   }
 
+  /**
+   * A burst in the history, two points ago: {@code perSecond} denials a second on average over that
+   * point's ten seconds and {@code peakPerSecond} in its busiest one, counted ever since.
+   */
+  synchronized void burstInHistory(String rule, long perSecond, double peakPerSecond) {
+    long more = perSecond * 10;
+    for (int i = history.size() - 2; i < history.size(); i++) {
+      JsonObject point = history.get(i).getAsJsonObject().getAsJsonObject("rules");
+      JsonObject counters = point.getAsJsonObject(rule);
+      counters.addProperty("denied", counters.get("denied").getAsLong() + more);
+    }
+    JsonObject peak = new JsonObject();
+    peak.addProperty("allowed", 0.0);
+    peak.addProperty("denied", peakPerSecond);
+    peak.addProperty("shadowDenied", 0.0);
+    JsonObject burst = history.get(history.size() - 2).getAsJsonObject().getAsJsonObject("rules");
+    burst.getAsJsonObject(rule).add("peakPerSecond", peak);
+    deny(rule, more);
+  }
+
   /** From now on the rule's denials grow by {@code perSecond} every second, as long as asked. */
   synchronized void denyEverySecond(String rule, long perSecond) {
     flows.put(rule, new long[] {System.currentTimeMillis(), perSecond});

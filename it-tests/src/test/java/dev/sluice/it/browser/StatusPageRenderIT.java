@@ -1,6 +1,7 @@
 package dev.sluice.it.browser;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonElement;
@@ -104,6 +105,31 @@ class StatusPageRenderIT {
   }
 
   @Test
+  void aBurstShorterThanAHistoryPointShowsItsBusiestSecond() throws Exception {
+    CannedStatus status = new CannedStatus(HOSTILE);
+    status.burstInHistory("api", 2_000, 5_000.0);
+    try (StatusPageServer server = new StatusPageServer(status, TOKEN);
+        HeadlessChromium browser = HeadlessChromium.start()) {
+      browser.open(server.url("/_sluice/"), AUTH);
+      browser.waitUntil(count(ROWS) + " === 3", "the rules table is filled");
+      browser.waitUntil(count("#chart polygon.peak") + " === 1", "one rule's peak is drawn");
+      assertThat(browser.errors()).as("errors on the page").isEmpty();
+
+      assertThat(strings(browser, attribute("#chart polygon.peak", "data-rule")))
+          .containsExactly("api");
+      assertThat(browser.evaluate("document.getElementById('peak-note').hidden").getAsBoolean())
+          .isFalse();
+      // The line is the point's average, the band reaches its busiest second: 2,000 and 5,000.
+      double floor = browser.evaluate(zeroLine()).getAsDouble();
+      double line = browser.evaluate("Math.min(..." + heights("api") + ")").getAsDouble();
+      double peak = browser.evaluate("Math.min(..." + bandHeights("api") + ")").getAsDouble();
+      assertThat((floor - line) / (floor - peak)).isCloseTo(0.4, within(0.01));
+      assertThat(strings(browser, texts("#chart text"))).contains("5000");
+      browser.screenshot(Path.of("target", "status-page-peak.png"));
+    }
+  }
+
+  @Test
   void readsTheStatusFromTheBaseWithoutASlashToo() throws Exception {
     CannedStatus status = new CannedStatus(HOSTILE);
     status.inMemory();
@@ -170,10 +196,18 @@ class StatusPageRenderIT {
 
   /** The y of each point of a rule's line: the same everywhere when its rate never changed. */
   private static String heights(String rule) {
-    return "document.querySelector('#chart polyline[data-rule=\""
-        + rule
-        + "\"]')"
-        + ".getAttribute('points').trim().split(/\\s+/).map(p => +p.split(',')[1])";
+    return ys("#chart polyline[data-rule=\"" + rule + "\"]");
+  }
+
+  /** The y of each corner of a rule's peak band. */
+  private static String bandHeights(String rule) {
+    return ys("#chart polygon.peak[data-rule=\"" + rule + "\"]");
+  }
+
+  private static String ys(String selector) {
+    return "document.querySelector('"
+        + selector
+        + "').getAttribute('points').trim().split(/\\s+/).map(p => +p.split(',')[1])";
   }
 
   /** The y of the chart's x axis, where a rate of 0 is drawn (it is drawn first). */
