@@ -20,14 +20,14 @@ final class StatusJson {
   static String render(
       Metrics metrics, List<RuleStats> stats, List<History.Point> history, long now) {
     JsonWriter json = new JsonWriter().beginObject().name("time").value(now);
-    config(json, metrics.config());
+    config(json, metrics.config(), metrics.rawIdentities());
     store(json, metrics.store());
     rules(json, metrics, stats);
     history(json, history);
     return json.endObject().toString();
   }
 
-  private static void config(JsonWriter json, ConfigStatus config) {
+  private static void config(JsonWriter json, ConfigStatus config, boolean rawIdentities) {
     json.name("config").beginObject();
     json.name("version").value(config.version());
     json.name("rules").value(config.rules());
@@ -36,6 +36,7 @@ final class StatusJson {
         .value(config.lastReload() == null ? "none" : config.lastReload().toString());
     json.name("lastReloadAt").value(config.lastReloadAtMillis());
     json.name("problem").value(config.problem());
+    json.name("identities").value(rawIdentities ? "raw" : "hashed");
     json.endObject();
   }
 

@@ -165,7 +165,8 @@ public final class Metrics {
     return live.values();
   }
 
-  boolean rawIdentities() {
+  /** Whether identities are shown as they are ({@code metrics.raw_identities}), not hashed. */
+  public boolean rawIdentities() {
     return rawIdentities;
   }
 

@@ -47,7 +47,9 @@ class AdminEndpointTest {
     assertThat(top.get(0)).containsEntry("denials", 2);
     Map<String, Object> store = (Map<String, Object>) json.get("store");
     assertThat(store).containsEntry("type", "memory").containsEntry("fleetSize", 1);
-    assertThat((Map<String, Object>) json.get("config")).containsEntry("lastReload", "none");
+    assertThat((Map<String, Object>) json.get("config"))
+        .containsEntry("lastReload", "none")
+        .containsEntry("identities", "hashed");
   }
 
   @Test

@@ -104,6 +104,7 @@ final class CannedStatus {
     config.addProperty("lastReload", problem == null ? "applied" : "rejected");
     config.addProperty("lastReloadAt", start - 5_000L);
     config.add("problem", problem == null ? JsonNull.INSTANCE : new JsonPrimitive(problem));
+    config.addProperty("identities", "hashed");
     status.add("config", config);
     status.add("store", memory ? memoryStore() : redisStore());
     JsonArray current = new JsonArray();

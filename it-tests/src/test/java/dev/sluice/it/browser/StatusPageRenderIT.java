@@ -50,7 +50,7 @@ class StatusPageRenderIT {
                   "0"));
       assertThat(strings(browser, attribute(ROWS, "data-rule")))
           .containsExactly("login", "api", "search");
-      assertThat(text(browser, "config-version")).isEqualTo(CannedStatus.VERSION.substring(0, 8));
+      assertThat(text(browser, "config-version")).isEqualTo(CannedStatus.VERSION);
       assertThat(text(browser, "rules-count")).isEqualTo("3");
       assertThat(text(browser, "last-reload")).startsWith("applied at ");
       assertThat(text(browser, "store-type")).isEqualTo("redis (shared)");
@@ -67,6 +67,9 @@ class StatusPageRenderIT {
       assertThat(strings(browser, texts("#top-limited td.client")))
           .containsExactly(HOSTILE, "203.0.113.9", "key:abc");
       assertThat(browser.evaluate(count("#top-limited img")).getAsInt()).isZero();
+      assertThat(browser.evaluate("$('identities-hashed').hidden").getAsBoolean())
+          .as("the page says why the clients are hashed")
+          .isFalse();
 
       // One line per rule the history or the polls hold, the retired one included; flat so far.
       assertThat(strings(browser, attribute("#chart polyline", "data-rule")))
