@@ -88,6 +88,15 @@ final class RulesFromRedis implements Closeable {
       close();
       return local;
     }
+    if (good != null && lastLocal != null && !lastLocal.version().equals(local.version())) {
+      LOG.info(
+          "Sluice: "
+              + local.name()
+              + " changed, but its rules are only the fallback under rules_from: redis: "
+              + good.name()
+              + " stays in force (its store and fleet sections are taken from the file; push the"
+              + " file to change the fleet's rules)");
+    }
     lastLocal = local;
     String stays =
         good == null

@@ -167,6 +167,27 @@ class RulesFromRedisIT {
   }
 
   @Test
+  void anEditOfTheLocalRulesUnderAPublishedVersionIsSaidToBeOnlyTheFallback() throws Exception {
+    Path file = followingRedis();
+    try (LiveLimiter live = follow(file)) {
+      push(PUSHED_RULE);
+      assertThat(live.reload()).isTrue();
+      local("rules_from: redis\n" + store() + LOCAL_RULE.replace("/local", "/edited"));
+      live.reload();
+      assertThat(limits(live, "/edited")).as("the edit is not in force").isFalse();
+      assertThat(log.messages())
+          .filteredOn(m -> m.contains("only the fallback"))
+          .singleElement()
+          .asString()
+          .startsWith(
+              "Sluice: "
+                  + file
+                  + " changed, but its rules are only the fallback under rules_from: redis:"
+                  + " published version 1 ");
+    }
+  }
+
+  @Test
   void invalidContentWrittenIntoRedisIsRejectedAndTheLastGoodVersionStays() throws Exception {
     Path file = followingRedis();
     try (LiveLimiter live = follow(file)) {

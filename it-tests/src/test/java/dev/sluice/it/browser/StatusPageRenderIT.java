@@ -67,7 +67,8 @@ class StatusPageRenderIT {
       assertThat(strings(browser, texts("#top-limited td.client")))
           .containsExactly(HOSTILE, "203.0.113.9", "key:abc");
       assertThat(browser.evaluate(count("#top-limited img")).getAsInt()).isZero();
-      assertThat(browser.evaluate("$('identities-hashed').hidden").getAsBoolean())
+      String hashedNote = "document.getElementById('identities-hashed').hidden";
+      assertThat(browser.evaluate(hashedNote).getAsBoolean())
           .as("the page says why the clients are hashed")
           .isFalse();
 
