@@ -65,8 +65,29 @@ public final class MemoryStore implements Store {
 
   @Override
   public void acquire(List<Permit> permits) {
+    acquire(permits, clock.micros(), new Hash128(seed));
+  }
+
+  /**
+   * One pass at one instant: {@code together} all or nothing, then each of {@code alone} locked and
+   * committed by itself, so none of them waits for, or depends on, another.
+   */
+  @Override
+  public void acquire(List<Permit> together, List<Permit> alone) {
     long now = clock.micros();
     Hash128 hash = new Hash128(seed);
+    if (!together.isEmpty()) {
+      acquire(together, now, hash);
+    }
+    for (Permit permit : alone) {
+      PermitInFlight claim = new PermitInFlight(permit, hash.of(permit.identity));
+      while (!decideOne(claim, now)) {
+        // As below: look again.
+      }
+    }
+  }
+
+  private static void acquire(List<Permit> permits, long now, Hash128 hash) {
     PermitInFlight[] claims = new PermitInFlight[permits.size()];
     for (int i = 0; i < claims.length; i++) {
       claims[i] = new PermitInFlight(permits.get(i), hash.of(permits.get(i).identity));
