@@ -65,7 +65,7 @@ public final class MemoryStore implements Store {
 
   @Override
   public void acquire(List<Permit> permits) {
-    acquire(permits, clock.micros(), new Hash128(seed));
+    decide(claims(permits), clock.micros());
   }
 
   /**
@@ -75,24 +75,30 @@ public final class MemoryStore implements Store {
   @Override
   public void acquire(List<Permit> together, List<Permit> alone) {
     long now = clock.micros();
-    Hash128 hash = new Hash128(seed);
     if (!together.isEmpty()) {
-      acquire(together, now, hash);
+      decide(claims(together), now);
     }
-    for (Permit permit : alone) {
-      PermitInFlight claim = new PermitInFlight(permit, hash.of(permit.identity));
+    for (PermitInFlight claim : claims(alone)) {
       while (!decideOne(claim, now)) {
-        // As below: look again.
+        // As in decide: look again.
       }
     }
   }
 
-  private static void acquire(List<Permit> permits, long now, Hash128 hash) {
+  /** Each permit on its way, its identity hashed. */
+  private PermitInFlight[] claims(List<Permit> permits) {
+    // Made here, where it cannot escape: the JIT keeps it off the heap.
+    Hash128 hash = new Hash128(seed);
     PermitInFlight[] claims = new PermitInFlight[permits.size()];
     for (int i = 0; i < claims.length; i++) {
       claims[i] = new PermitInFlight(permits.get(i), hash.of(permits.get(i).identity));
     }
-    while (!decide(claims, now)) {
+    return claims;
+  }
+
+  /** Takes every claim or none. */
+  private static void decide(PermitInFlight[] claims, long now) {
+    while (!decideOnce(claims, now)) {
       // An identity was swept, or its rule retired, between looking and locking: look again.
     }
   }
@@ -107,7 +113,7 @@ public final class MemoryStore implements Store {
   }
 
   /** One attempt: false if it must be retried. */
-  private static boolean decide(PermitInFlight[] claims, long now) {
+  private static boolean decideOnce(PermitInFlight[] claims, long now) {
     if (claims.length == 1) {
       return decideOne(claims[0], now);
     }
