@@ -23,8 +23,8 @@ final class AloneCalls {
   /** The permits Redis's last denials do not deny already. */
   private final List<Alone> calls;
 
-  /** Set once the calls were handed to a pipeline (or decided locally): they go once. */
-  private boolean sent;
+  /** Set once the calls went to a pipeline, or were decided locally: they go once. */
+  private boolean dispatched;
 
   private ConnectedClient client;
   private long deadline;
@@ -45,10 +45,10 @@ final class AloneCalls {
    * asks; nothing after. Calls whose breaker is open are decided locally at once.
    */
   List<PendingCall> along(ConnectedClient current, long deadline) {
-    if (sent) {
+    if (dispatched) {
       return Collections.emptyList();
     }
-    sent = true;
+    dispatched = true;
     this.client = current;
     this.deadline = deadline;
     List<PendingCall> going = new ArrayList<>(calls.size());
@@ -77,7 +77,7 @@ final class AloneCalls {
    * waits for their replies, until the decision's deadline at most.
    */
   void decide() {
-    if (!sent && !sendByThemselves()) {
+    if (!dispatched && !sendByThemselves()) {
       return;
     }
     for (Alone alone : calls) {
@@ -116,7 +116,7 @@ final class AloneCalls {
   private boolean sendByThemselves() {
     ConnectedClient current = store.client();
     if (current == null) {
-      sent = true;
+      dispatched = true;
       for (Alone alone : calls) {
         store.share.acquire(alone.call.permits, alone.call.keys);
       }

@@ -13,6 +13,12 @@ import dev.sluice.store.Clock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -54,7 +60,7 @@ class ShadowRoundTripsIT {
     redis.restart(); // whatever a test did to it, the next one starts from a healthy server
   }
 
-  private Path write(String rules) throws Exception {
+  private Path write(int timeoutMillis, String rules) throws Exception {
     String yaml =
         """
         store:
@@ -69,7 +75,7 @@ class ShadowRoundTripsIT {
         %s\
         """
             .formatted(
-                ProcessHandle.current().pid(), PREFIXES.get(), redis.uri(), TIMEOUT_MILLIS, rules);
+                ProcessHandle.current().pid(), PREFIXES.get(), redis.uri(), timeoutMillis, rules);
     // Read by hand (reload), never by a watcher: no half-written file to fear.
     return Files.writeString(dir.resolve("ratelimit.yaml"), yaml, StandardCharsets.UTF_8);
   }
@@ -79,11 +85,13 @@ class ShadowRoundTripsIT {
    * two rules on trial over /api: one per IP (limit 3), one global (limit 4), so one of them counts
    * another identity, on another slot of a cluster.
    */
-  private LiveLimiter rollingOut() throws Exception {
+  private LiveLimiter rollingOut(int timeoutMillis) throws Exception {
     PREFIXES.incrementAndGet();
     LiveLimiter live =
-        LiveLimiter.manual(ConfigSource.of(write("").toString(), null), Clock.SYSTEM);
+        LiveLimiter.manual(
+            ConfigSource.of(write(timeoutMillis, "").toString(), null), Clock.SYSTEM);
     write(
+        timeoutMillis,
         """
           - { id: trial-ip, match: { path: "/api/**" }, key: ip, limit: 3, window: 1m }
           - { id: trial-all, match: { path: "/api/**" }, key: global, limit: 4, window: 1m }
@@ -96,7 +104,11 @@ class ShadowRoundTripsIT {
   }
 
   private static Decision decide(LiveLimiter live, String path) {
-    return live.limiter().decide(TestRequest.get(path).from("10.0.0.1"));
+    return decide(live, path, "10.0.0.1");
+  }
+
+  private static Decision decide(LiveLimiter live, String path, String client) {
+    return live.limiter().decide(TestRequest.get(path).from(client));
   }
 
   private static RuleStats rule(LiveLimiter live, String id) {
@@ -120,7 +132,7 @@ class ShadowRoundTripsIT {
 
   @Test
   void aRequestMatchingOneEnforcedAndTwoShadowRulesTakesOneRoundTrip() throws Exception {
-    try (LiveLimiter live = rollingOut()) {
+    try (LiveLimiter live = rollingOut(TIMEOUT_MILLIS)) {
       long roundTrips = live.metrics().store().allRoundTrips().count();
       long runs = scriptRuns();
       for (int i = 0; i < 6; i++) {
@@ -147,7 +159,7 @@ class ShadowRoundTripsIT {
 
   @Test
   void aPausedRedisCostsTheRequestOneTimeoutNotOneARule() throws Exception {
-    try (LiveLimiter live = rollingOut()) {
+    try (LiveLimiter live = rollingOut(TIMEOUT_MILLIS)) {
       redis.pause();
       long elapsedMillis;
       Decision decision;
@@ -168,6 +180,49 @@ class ShadowRoundTripsIT {
         assertThat(rule(live, id).decidedLocally()).as(id).isEqualTo(1);
         assertThat(rule(live, id).allowed()).as(id).isEqualTo(1);
       }
+    }
+  }
+
+  /**
+   * More callers than the store has lanes, so calls also queue for the senders: every shadow rule
+   * still counts each request exactly once, in Redis (a budget long enough for a loaded machine,
+   * since a request decided locally would prove nothing here).
+   */
+  @Test
+  void underLoadEachShadowRuleCountsEachRequestOnce() throws Exception {
+    int threads = 16;
+    int each = 40;
+    try (LiveLimiter live = rollingOut(5_000)) {
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      try {
+        List<Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          int thread = t;
+          done.add(
+              pool.submit(
+                  () -> {
+                    for (int i = 0; i < each; i++) {
+                      decide(live, "/api/orders", "10.1." + thread + "." + i);
+                    }
+                  }));
+        }
+        for (Future<?> f : done) {
+          f.get(60, TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      int requests = threads * each;
+      assertThat(rule(live, "api").allowed()).isEqualTo(requests);
+      assertThat(rule(live, "trial-ip").allowed()).as("one request per IP").isEqualTo(requests);
+      assertThat(rule(live, "trial-all").allowed()).as("its global limit").isEqualTo(4);
+      assertThat(rule(live, "trial-all").shadowDenied()).isEqualTo(requests - 4);
+      for (String id : new String[] {"api", "trial-ip", "trial-all"}) {
+        assertThat(rule(live, id).decidedLocally()).as(id).isZero();
+      }
+      assertThat(live.metrics().store().allRoundTrips().count())
+          .as("round trips: at most one a request, and the warm-up's two")
+          .isLessThanOrEqualTo(requests + 2);
     }
   }
 }
