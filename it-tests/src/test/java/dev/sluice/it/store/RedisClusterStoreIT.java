@@ -23,10 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.AfterAll;
@@ -327,29 +323,12 @@ class RedisClusterStoreIT {
       }
     }
 
-    private void runOnThreads(ThreadBody body) throws Exception {
+    private void runOnThreads(OnThreads.Body body) throws Exception {
       runOnThreads(THREADS, body);
     }
 
-    private void runOnThreads(int threads, ThreadBody body) throws Exception {
-      ExecutorService pool = Executors.newFixedThreadPool(threads);
-      try {
-        List<Future<?>> done = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-          int thread = t;
-          done.add(
-              pool.submit(
-                  () -> {
-                    body.run(thread);
-                    return null;
-                  }));
-        }
-        for (Future<?> future : done) {
-          future.get(60, TimeUnit.SECONDS);
-        }
-      } finally {
-        pool.shutdownNow();
-      }
+    private void runOnThreads(int threads, OnThreads.Body body) throws Exception {
+      OnThreads.run(threads, body);
     }
 
     /** What Redis holds once the limit is taken at the (frozen) test time. */
@@ -411,9 +390,5 @@ class RedisClusterStoreIT {
     Permit permit = new Permit(counters, identity, quota, 1);
     store.acquire(List.of(permit));
     return permit.verdict().allowed();
-  }
-
-  private interface ThreadBody {
-    void run(int thread) throws Exception;
   }
 }

@@ -13,12 +13,6 @@ import dev.sluice.store.Clock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -193,25 +187,13 @@ class ShadowRoundTripsIT {
     int threads = 16;
     int each = 40;
     try (LiveLimiter live = rollingOut(5_000)) {
-      ExecutorService pool = Executors.newFixedThreadPool(threads);
-      try {
-        List<Future<?>> done = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-          int thread = t;
-          done.add(
-              pool.submit(
-                  () -> {
-                    for (int i = 0; i < each; i++) {
-                      decide(live, "/api/orders", "10.1." + thread + "." + i);
-                    }
-                  }));
-        }
-        for (Future<?> f : done) {
-          f.get(60, TimeUnit.SECONDS);
-        }
-      } finally {
-        pool.shutdownNow();
-      }
+      OnThreads.run(
+          threads,
+          thread -> {
+            for (int i = 0; i < each; i++) {
+              decide(live, "/api/orders", "10.1." + thread + "." + i);
+            }
+          });
       int requests = threads * each;
       assertThat(rule(live, "api").allowed()).isEqualTo(requests);
       assertThat(rule(live, "trial-ip").allowed()).as("one request per IP").isEqualTo(requests);
