@@ -17,9 +17,10 @@ import java.util.logging.Logger;
 /**
  * Decides one request: match the rules, work out each matched rule's identity, take a permit from
  * every enforcing rule at once (all or nothing), and report every matched rule's verdict. Shadow
- * rules are counted on their own and never deny. Rules can be swapped at any time; a swap keeps the
- * counters of rules whose id, algorithm and window did not change. The store can be swapped too,
- * with the rules, and counts start over in the new one.
+ * rules are counted each on its own, as if alone, whatever the enforcing rules decide, and never
+ * deny; the store decides them with the enforcing rules, in one decision. Rules can be swapped at
+ * any time; a swap keeps the counters of rules whose id, algorithm and window did not change. The
+ * store can be swapped too, with the rules, and counts start over in the new one.
  */
 public final class Limiter {
   private static final Logger LOG = Logger.getLogger("dev.sluice.core");
@@ -121,11 +122,13 @@ public final class Limiter {
         enforced = add(enforced, byRule[i], rules.size());
       }
     }
-    if (!enforced.isEmpty()) {
+    if (shadowed.isEmpty()) {
       b.store.acquire(enforced);
+    } else {
+      // One decision: a shared store asks for the shadow rules in the enforced ones' round trip.
+      b.store.acquire(enforced, shadowed);
     }
     for (Permit permit : shadowed) {
-      b.store.acquire(Collections.singletonList(permit));
       if (!permit.verdict().allowed() && LOG.isLoggable(Level.FINE)) {
         // The rule, not the identity: identities carry API keys, and logs travel far.
         LOG.fine("shadow rule " + permit.counters().ruleId() + " would deny a request");

@@ -65,13 +65,40 @@ public final class MemoryStore implements Store {
 
   @Override
   public void acquire(List<Permit> permits) {
+    decide(claims(permits), clock.micros());
+  }
+
+  /**
+   * One pass at one instant: {@code together} all or nothing, then each of {@code alone} locked and
+   * committed by itself, so none of them waits for, or depends on, another.
+   */
+  @Override
+  public void acquire(List<Permit> together, List<Permit> alone) {
     long now = clock.micros();
+    if (!together.isEmpty()) {
+      decide(claims(together), now);
+    }
+    for (PermitInFlight claim : claims(alone)) {
+      while (!decideOne(claim, now)) {
+        // As in decide: look again.
+      }
+    }
+  }
+
+  /** Each permit on its way, its identity hashed. */
+  private PermitInFlight[] claims(List<Permit> permits) {
+    // Made here, where it cannot escape: the JIT keeps it off the heap.
     Hash128 hash = new Hash128(seed);
     PermitInFlight[] claims = new PermitInFlight[permits.size()];
     for (int i = 0; i < claims.length; i++) {
       claims[i] = new PermitInFlight(permits.get(i), hash.of(permits.get(i).identity));
     }
-    while (!decide(claims, now)) {
+    return claims;
+  }
+
+  /** Takes every claim or none. */
+  private static void decide(PermitInFlight[] claims, long now) {
+    while (!decideOnce(claims, now)) {
       // An identity was swept, or its rule retired, between looking and locking: look again.
     }
   }
@@ -86,7 +113,7 @@ public final class MemoryStore implements Store {
   }
 
   /** One attempt: false if it must be retried. */
-  private static boolean decide(PermitInFlight[] claims, long now) {
+  private static boolean decideOnce(PermitInFlight[] claims, long now) {
     if (claims.length == 1) {
       return decideOne(claims[0], now);
     }

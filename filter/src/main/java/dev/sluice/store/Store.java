@@ -4,6 +4,7 @@ import dev.sluice.algo.Algorithm;
 import dev.sluice.metrics.StoreStatus;
 import java.io.Closeable;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -25,6 +26,22 @@ public interface Store extends Closeable {
    * with: those have a retry-after of at least a microsecond. Permits must name distinct counters.
    */
   void acquire(List<Permit> permits);
+
+  /**
+   * One decision over two kinds of permits: takes every permit of {@code together} or none, as
+   * {@link #acquire(List)} does, and each permit of {@code alone} as if it were acquired by itself,
+   * whatever the others get (a shadow rule's: counted and reported, never denying the request).
+   * Either list may be empty; all permits must name distinct counters. A shared store asks its
+   * server for all of them in the same round trip, within the one wait a decision has.
+   */
+  default void acquire(List<Permit> together, List<Permit> alone) {
+    if (!together.isEmpty()) {
+      acquire(together);
+    }
+    for (Permit permit : alone) {
+      acquire(Collections.singletonList(permit));
+    }
+  }
 
   /**
    * Fills the verdict of every permit with what {@link #acquire} would decide for that permit

@@ -151,6 +151,25 @@ class LimiterTest {
     assertThat(d.remaining()).isZero();
   }
 
+  /** A shadow rule counts as if it were alone: every request it matches, denied or not. */
+  @Test
+  void shadowRulesCountEveryRequestWhateverTheEnforcingRulesDecide() throws Exception {
+    with(
+        "rules:\n"
+            + rule("api", "/api/**", "key: ip, limit: 2, window: 1m")
+            + rule("trial", "/api/**", "key: ip, limit: 10, window: 1m, shadow: true")
+            + rule("trial-all", "/api/**", "key: global, limit: 3, window: 1m, shadow: true"));
+    assertThat(admitted(TestRequest.get("/api/x"), 4)).isEqualTo(2);
+    Decision fifth = limiter.decide(TestRequest.get("/api/x"));
+    assertThat(fifth.allowed()).isFalse();
+    assertThat(fifth.ruleId()).isEqualTo("api");
+    assertThat(fifth.permit(1).verdict().remaining()).as("5 of 10 taken").isEqualTo(5);
+    assertThat(fifth.permit(2).verdict().allowed()).as("3 of 3 taken").isFalse();
+    assertThat(limiter.decide(TestRequest.get("/api/x").from("10.9.9.9")).allowed())
+        .as("another client: its own per-IP count; the global trial's denial denies nothing")
+        .isTrue();
+  }
+
   @Test
   void tiersRaiseTheLimitForKnownKeysAndTrustedHeadersOnly() throws Exception {
     with(

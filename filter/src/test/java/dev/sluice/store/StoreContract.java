@@ -159,6 +159,53 @@ public abstract class StoreContract {
     assertThat(both).allMatch(p -> p.verdict().allowed() && p.verdict().remaining() == 4);
   }
 
+  /**
+   * A permit taken alone (a shadow rule's) beside a request's others is decided as if it were its
+   * own request: a denial among the others takes nothing from it, and its denial nothing from them.
+   */
+  @Test
+  void aPermitTakenAloneCountsWhateverTheOthersDecide() {
+    Counters perIp = store.counters("ip", Algorithm.SLIDING_WINDOW, MINUTE);
+    Counters global = store.counters("global", Algorithm.TOKEN_BUCKET, MINUTE);
+    Counters trialIp = store.counters("trial-ip", Algorithm.FIXED_WINDOW, MINUTE);
+    Counters trialGlobal = store.counters("trial-global", Algorithm.FIXED_WINDOW, MINUTE);
+    drain(global, "global", 3);
+    drain(trialGlobal, "global", 2);
+    Permit ip = permit(perIp, "ip=1", 10, 1);
+    Permit all = permit(global, "global", 3, 1);
+    Permit aloneIp = permit(trialIp, "ip=1", 5, 1);
+    Permit aloneAll = permit(trialGlobal, "global", 2, 1);
+    store.acquire(Arrays.asList(ip, all), Arrays.asList(aloneIp, aloneAll));
+    assertThat(all.verdict().allowed()).isFalse();
+    assertThat(aloneIp.verdict().allowed()).as("taken, though the request is denied").isTrue();
+    assertThat(aloneIp.verdict().remaining()).isEqualTo(4);
+    assertThat(aloneAll.verdict().allowed()).isFalse();
+    assertThat(aloneAll.verdict().retryAfterMicros()).isPositive();
+    assertThat(drain(perIp, "ip=1", 10)).as("per-IP quota untouched").isEqualTo(10);
+    assertThat(drain(trialIp, "ip=1", 5)).as("one taken alone").isEqualTo(4);
+
+    Permit again = permit(perIp, "ip=2", 10, 1);
+    Permit deniedAlone = permit(trialGlobal, "global", 2, 1);
+    store.acquire(Collections.singletonList(again), Collections.singletonList(deniedAlone));
+    assertThat(deniedAlone.verdict().allowed()).isFalse();
+    assertThat(again.verdict().allowed()).as("a denial alone denies nothing else").isTrue();
+    assertThat(again.verdict().remaining()).isEqualTo(9);
+  }
+
+  @Test
+  void permitsTakenAloneNeedNoOthers() {
+    Counters a = store.counters("a", Algorithm.FIXED_WINDOW, MINUTE);
+    Counters b = store.counters("b", Algorithm.TOKEN_BUCKET, MINUTE);
+    drain(b, "ip=1", 1);
+    Permit first = permit(a, "ip=1", 2, 1);
+    Permit second = permit(b, "ip=1", 1, 1);
+    store.acquire(Collections.<Permit>emptyList(), Arrays.asList(first, second));
+    assertThat(first.verdict().allowed()).isTrue();
+    assertThat(first.verdict().remaining()).isEqualTo(1);
+    assertThat(second.verdict().allowed()).isFalse();
+    assertThat(drain(a, "ip=1", 2)).isEqualTo(1);
+  }
+
   @Test
   void askingAgainForTheSameRuleKeepsItsCounts() {
     drain(store.counters("login", Algorithm.TOKEN_BUCKET, MINUTE), "ip=1", 3);

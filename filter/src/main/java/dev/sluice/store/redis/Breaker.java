@@ -130,6 +130,22 @@ final class Breaker {
     this.target = target;
   }
 
+  /**
+   * Ends the probe that {@code pass} made its owner, if it did: whether Redis answered its call
+   * closes the breaker or lengthens its pause. Called on every way out of a call: a breaker left
+   * probing would never close.
+   */
+  void callEnded(Pass pass, boolean answered) {
+    if (pass != Pass.PROBE) {
+      return;
+    }
+    if (answered) {
+      probeSucceeded(0);
+    } else {
+      probeFailed();
+    }
+  }
+
   /** The probe failed or timed out: wait longer before the next one. */
   void probeFailed() {
     if (open) {

@@ -50,6 +50,11 @@ final class IdentityCall {
     return new ArrayList<>(calls.values());
   }
 
+  /** One permit, decided as if alone: a call of its own, whatever its identity's other rules. */
+  static IdentityCall alone(Permit permit, String key) {
+    return new IdentityCall(Collections.singletonList(permit), Collections.singletonList(key));
+  }
+
   /** Where acquire.lua's ARGV holds the number of calls: one, until the Pipeliner bundles some. */
   static final int CALLS = 1;
 

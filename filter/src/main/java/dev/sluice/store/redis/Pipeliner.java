@@ -3,6 +3,7 @@ package dev.sluice.store.redis;
 import dev.sluice.metrics.RoundTrips;
 import dev.sluice.support.Failures;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -118,12 +119,28 @@ final class Pipeliner implements AutoCloseable {
    * master} is the breaker of the master holding {@code keys}.
    */
   Object run(Script script, Breaker master, List<String> keys, List<String> args, long deadline) {
-    PendingCall call = new PendingCall(script, master, keys, args, deadline);
+    return run(
+        new PendingCall(script, master, keys, args, deadline),
+        Collections.<PendingCall>emptyList(),
+        deadline);
+  }
+
+  /**
+   * Runs {@code call} as {@link #run(Script, Breaker, List, List, long)} does, and the calls of
+   * {@code alongside} (made with the same {@code deadline}) in the same round trip: on a lane, one
+   * pipeline carries them all; queued, they follow each other in the queue, which the senders drain
+   * in pipelines. Returns {@code call}'s reply; collect each other one with {@link #await} by the
+   * same deadline.
+   */
+  Object run(PendingCall call, List<PendingCall> alongside, long deadline) {
     try {
       if (callers.incrementAndGet() <= lanes) {
-        Budget.within(deadline, () -> send(call));
+        Budget.within(deadline, () -> send(call, alongside));
       } else {
         enqueue(call);
+        for (PendingCall other : alongside) {
+          enqueue(other);
+        }
       }
       return await(call.result, deadline);
     } finally {
@@ -186,7 +203,7 @@ final class Pipeliner implements AutoCloseable {
       }
       try {
         if (first != null) {
-          send(first);
+          send(first, Collections.<PendingCall>emptyList());
         }
       } catch (Throwable t) {
         failures.log("Sluice could not send calls to Redis; they are decided locally", t);
@@ -195,13 +212,17 @@ final class Pipeliner implements AutoCloseable {
   }
 
   /**
-   * Sends {@code first} and whatever else waits as one pipeline, holding a lane; calls whose
-   * callers stopped waiting are dropped unsent.
+   * Sends {@code first}, {@code alongside} and whatever else waits as one pipeline, holding a lane;
+   * calls whose callers stopped waiting are dropped unsent.
    */
-  private void send(PendingCall first) {
-    List<PendingCall> batch = new ArrayList<>(Math.min(MAX_BATCH, 1 + queue.size()));
+  private void send(PendingCall first, List<PendingCall> alongside) {
+    List<PendingCall> batch =
+        new ArrayList<>(Math.min(MAX_BATCH, 1 + alongside.size() + queue.size()));
     batch.add(first);
-    queue.drainTo(batch, MAX_BATCH - 1);
+    if (!alongside.isEmpty()) {
+      batch.addAll(alongside);
+    }
+    queue.drainTo(batch, MAX_BATCH - batch.size());
     long now = System.nanoTime();
     for (Iterator<PendingCall> it = batch.iterator(); it.hasNext(); ) {
       PendingCall call = it.next();

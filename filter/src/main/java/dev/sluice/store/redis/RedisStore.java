@@ -11,6 +11,7 @@ import dev.sluice.store.Permit;
 import dev.sluice.store.Store;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.function.Supplier;
 import redis.clients.jedis.UnifiedJedis;
@@ -24,23 +25,24 @@ import redis.clients.jedis.exceptions.JedisException;
  * <p>Why it looks like this. All rules of one identity share a hash tag, so they are checked in one
  * script call, all or nothing. Rules of different identities (per IP and per API key, say) live on
  * different slots and take one call each, in order; a later denial refunds what the earlier calls
- * took. A key Redis has just denied is denied here until Redis said it would allow it ({@link
- * LocalDenials}), which keeps floods off the shard. When Redis fails or times out, a {@link
- * Breaker} stops calling it and each rule decides by its {@code on_error}: fail_open takes this
- * JVM's share of the limit from a local store ({@link LocalShare}), fail_closed denies. When Redis
- * answers again, what was admitted locally is charged to it before limits are shared again ({@link
- * Handover}), so the switch admits no second limit on top of the local shares. Connecting, handing
- * over and the fleet's heartbeat run on their own thread ({@link Maintenance}).
+ * took. A shadow rule's permit, taken alone, is a call of its own in the first call's round trip
+ * ({@link AloneCalls}). A key Redis has just denied is denied here until Redis said it would allow
+ * it ({@link LocalDenials}), which keeps floods off the shard. When Redis fails or times out, a
+ * {@link Breaker} stops calling it and each rule decides by its {@code on_error}: fail_open takes
+ * this JVM's share of the limit from a local store ({@link LocalShare}), fail_closed denies. When
+ * Redis answers again, what was admitted locally is charged to it before limits are shared again
+ * ({@link Handover}), so the switch admits no second limit on top of the local shares. Connecting,
+ * handing over and the fleet's heartbeat run on their own thread ({@link Maintenance}).
  */
 public final class RedisStore implements Store {
   /** How long a refund may wait in the queue before it is dropped. */
   private static final long REFUND_PATIENCE_NANOS = 1_000_000_000L;
 
   private final String prefix;
-  private final ScriptTime time;
-  private final ShardBreakers breakers;
-  private final LocalDenials denials;
-  private final LocalShare share;
+  final ScriptTime time;
+  final ShardBreakers breakers;
+  final LocalDenials denials;
+  final LocalShare share;
   private final Fleet fleet;
   private final RoundTrips roundTrips;
   private final Maintenance maintenance;
@@ -130,6 +132,35 @@ public final class RedisStore implements Store {
 
   @Override
   public void acquire(List<Permit> permits) {
+    takeTogether(permits, null);
+  }
+
+  /**
+   * The permits of {@code alone} go, each in a call of its own, in the round trip of the first call
+   * of {@code together} that Redis is asked for, or in one of their own if there is none; one
+   * deadline bounds them all.
+   */
+  @Override
+  public void acquire(List<Permit> together, List<Permit> alone) {
+    if (alone.isEmpty()) {
+      if (!together.isEmpty()) {
+        takeTogether(together, null);
+      }
+      return;
+    }
+    AloneCalls calls = new AloneCalls(this, alone);
+    try {
+      if (!together.isEmpty()) {
+        takeTogether(together, calls);
+      }
+      calls.decide();
+    } finally {
+      calls.endProbes();
+    }
+  }
+
+  /** Takes {@code permits} all or none; the first call sent carries {@code alone}'s, if any. */
+  private void takeTogether(List<Permit> permits, AloneCalls alone) {
     String[] keys = keysOf(permits);
     for (int i = 0; i < keys.length; i++) {
       if (denials.deny(keys[i], permits.get(i))) {
@@ -147,37 +178,30 @@ public final class RedisStore implements Store {
     for (int done = 0; done < calls.size(); done++) {
       IdentityCall call = calls.get(done);
       Breaker breaker = breakers.of(call.keys.get(0));
-      Breaker.Pass pass = breaker.pass();
+      Breaker.Pass pass = pass(current, breaker);
       if (pass == Breaker.Pass.LOCAL) {
-        decideLocally(calls, done);
-        return;
-      }
-      if (pass == Breaker.Pass.PROBE && maintenance.owes(breaker)) {
-        // Redis must learn what was admitted here before it decides again: the handover is the
-        // probe, off the request's thread.
-        maintenance.handOverLater(current, breaker);
         decideLocally(calls, done);
         return;
       }
       boolean answered = false;
       try {
         // The pipeliner tells the breaker how Redis answered; a timeout alone is not a failure.
+        PendingCall sent =
+            new PendingCall(
+                Script.ACQUIRE, breaker, call.keys, call.acquireArgs(time.arg()), deadline);
         call.fill(
             current.pipeliner.run(
-                Script.ACQUIRE, breaker, call.keys, call.acquireArgs(time.arg()), deadline));
+                sent,
+                alone == null
+                    ? Collections.<PendingCall>emptyList()
+                    : alone.along(current, deadline),
+                deadline));
         answered = true;
       } catch (JedisException e) {
         decideLocally(calls, done);
         return;
       } finally {
-        // Whatever is thrown, the probe ends: a breaker left probing would never close.
-        if (pass == Breaker.Pass.PROBE) {
-          if (answered) {
-            breaker.probeSucceeded(0);
-          } else {
-            breaker.probeFailed();
-          }
-        }
+        breaker.callEnded(pass, answered);
       }
       if (!call.allowed()) {
         call.rememberDenials(denials);
@@ -187,8 +211,27 @@ public final class RedisStore implements Store {
     }
   }
 
+  /** The client decisions go through, or null while Redis has not been reached. */
+  ConnectedClient client() {
+    return maintenance.client();
+  }
+
+  /**
+   * What a call to the master of {@code breaker} may do. A probe that finds Redis owed what was
+   * admitted here is decided locally: Redis must learn that before it decides again, and the
+   * handover is the probe, off the request's thread.
+   */
+  Breaker.Pass pass(ConnectedClient current, Breaker breaker) {
+    Breaker.Pass pass = breaker.pass();
+    if (pass == Breaker.Pass.PROBE && maintenance.owes(breaker)) {
+      maintenance.handOverLater(current, breaker);
+      return Breaker.Pass.LOCAL;
+    }
+    return pass;
+  }
+
   /** The key of each permit, index for index. */
-  private String[] keysOf(List<Permit> permits) {
+  String[] keysOf(List<Permit> permits) {
     String[] keys = new String[permits.size()];
     String hashed = null;
     Hash128 hash = null;

@@ -11,6 +11,7 @@ import dev.sluice.store.OnError;
 import dev.sluice.store.Permit;
 import java.util.Collections;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.JedisPooled;
@@ -38,21 +39,33 @@ class ProbeTest {
 
   @Test
   void aProbeThatThrowsAnythingEndsAndTheNextPauseBringsAnotherProbe() {
+    probesEndHoweverTheyFail(this::take);
+  }
+
+  /** A shadow rule's permit probes like any other, and its probe ends however it fails too. */
+  @Test
+  void aProbeOfAPermitTakenAloneEndsHoweverItFails() {
+    Counters trial = store.counters("trial", Algorithm.FIXED_WINDOW, MINUTE);
+    probesEndHoweverTheyFail(() -> takeAlone(trial));
+  }
+
+  /** Opens the breaker with requests that {@code take} makes, then probes with them. */
+  private void probesEndHoweverTheyFail(BooleanSupplier take) {
     for (int i = 0; i < Breaker.FAILURES_TO_OPEN; i++) {
-      assertThat(take()).as("fail_closed while Redis fails").isFalse();
+      assertThat(take.getAsBoolean()).as("fail_closed while Redis fails").isFalse();
     }
     int calls = redis.pipelines.get();
-    assertThat(take()).isFalse();
+    assertThat(take.getAsBoolean()).isFalse();
     assertThat(redis.pipelines.get()).as("the breaker is open: no call").isEqualTo(calls);
 
     clock.advance(Breaker.FIRST_PAUSE_MILLIS * 1000);
     redis.failure = new LinkageError("a failure nobody expected");
-    assertThatThrownBy(this::take).isInstanceOf(LinkageError.class);
+    assertThatThrownBy(take::getAsBoolean).isInstanceOf(LinkageError.class);
     assertThat(redis.pipelines.get()).as("that was the probe").isEqualTo(calls + 1);
 
     redis.failure = new JedisConnectionException("still down");
     clock.advance(2 * Breaker.FIRST_PAUSE_MILLIS * 1000);
-    take();
+    take.getAsBoolean();
     assertThat(redis.pipelines.get())
         .as("a failed probe waits twice as long, then probes again")
         .isEqualTo(calls + 2);
@@ -62,6 +75,13 @@ class ProbeTest {
     Permit permit = new Permit(counters, "ip=1", TEN, 1, OnError.FAIL_CLOSED);
     store.acquire(Collections.singletonList(permit));
     return permit.verdict().allowed();
+  }
+
+  /** A request that only a shadow rule counts: one permit taken alone. */
+  private boolean takeAlone(Counters trial) {
+    Permit alone = new Permit(trial, "ip=2", TEN, 1, OnError.FAIL_CLOSED);
+    store.acquire(Collections.<Permit>emptyList(), Collections.singletonList(alone));
+    return alone.verdict().allowed();
   }
 
   /** A client whose every pipeline fails with {@link #failure}, counting the attempts. */

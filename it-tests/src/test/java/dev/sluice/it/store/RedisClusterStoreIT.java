@@ -23,10 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.AfterAll;
@@ -237,6 +233,44 @@ class RedisClusterStoreIT {
       }
     }
 
+    /**
+     * A shadow rule's permit of another identity, on another master, goes in the pipeline of the
+     * enforced call: one round trip a request, and each counted in Redis as if alone.
+     */
+    @Test
+    void aPermitTakenAloneOnAnotherMasterSharesTheRoundTrip() {
+      String prefix = prefix();
+      String global = "global";
+      int globalPort = cluster.masterForSlot(ClusterStores.slotOf(global)).port();
+      String ip = ClusterStores.identityNotOn(cluster, "ip=203.0.113.", globalPort);
+      Quota perIpQuota = Quota.of(10, MINUTE, 10);
+      Quota trialQuota = Quota.of(100, MINUTE, 100);
+      try (RedisStore store = ClusterStores.manual(cluster, prefix, clock);
+          JedisCluster reader = ClusterStores.readClient(cluster)) {
+        Counters perIp = store.counters("ip", Algorithm.FIXED_WINDOW, MINUTE);
+        Counters trial = store.counters("trial", Algorithm.FIXED_WINDOW, MINUTE);
+        // Each master learns the script (NOSCRIPT, then by text) before round trips are counted.
+        take(store, perIp, ip, perIpQuota);
+        take(store, trial, global, trialQuota);
+        long roundTrips = store.status().allRoundTrips().count();
+        for (int i = 0; i < 4; i++) {
+          Permit enforced = new Permit(perIp, ip, perIpQuota, 1);
+          Permit alone = new Permit(trial, global, trialQuota, 1);
+          store.acquire(List.of(enforced), List.of(alone));
+          assertThat(enforced.verdict().remaining()).as("request %d", i).isEqualTo(8 - i);
+          assertThat(alone.verdict().remaining()).as("request %d", i).isEqualTo(98 - i);
+          assertThat(enforced.decidedLocally() || alone.decidedLocally()).isFalse();
+        }
+        assertThat(store.status().allRoundTrips().count() - roundTrips).isEqualTo(4);
+        String trialKey = RedisKeys.key(prefix, global, "trial", Algorithm.FIXED_WINDOW, MINUTE);
+        String ipKey = RedisKeys.key(prefix, ip, "ip", Algorithm.FIXED_WINDOW, MINUTE);
+        assertThat(cluster.masterForKey(trialKey).port()).isEqualTo(globalPort);
+        assertThat(cluster.masterForKey(ipKey).port()).isNotEqualTo(globalPort);
+        assertThat(RedisKeys.count(reader.get(trialKey))).isEqualTo(5);
+        assertThat(RedisKeys.count(reader.get(ipKey))).isEqualTo(5);
+      }
+    }
+
     @Test
     void concurrentRequestsWithTwoIdentitiesOnTwoMastersAreAllOrNothing() throws Exception {
       String prefix = prefix();
@@ -289,29 +323,12 @@ class RedisClusterStoreIT {
       }
     }
 
-    private void runOnThreads(ThreadBody body) throws Exception {
+    private void runOnThreads(OnThreads.Body body) throws Exception {
       runOnThreads(THREADS, body);
     }
 
-    private void runOnThreads(int threads, ThreadBody body) throws Exception {
-      ExecutorService pool = Executors.newFixedThreadPool(threads);
-      try {
-        List<Future<?>> done = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-          int thread = t;
-          done.add(
-              pool.submit(
-                  () -> {
-                    body.run(thread);
-                    return null;
-                  }));
-        }
-        for (Future<?> future : done) {
-          future.get(60, TimeUnit.SECONDS);
-        }
-      } finally {
-        pool.shutdownNow();
-      }
+    private void runOnThreads(int threads, OnThreads.Body body) throws Exception {
+      OnThreads.run(threads, body);
     }
 
     /** What Redis holds once the limit is taken at the (frozen) test time. */
@@ -373,9 +390,5 @@ class RedisClusterStoreIT {
     Permit permit = new Permit(counters, identity, quota, 1);
     store.acquire(List.of(permit));
     return permit.verdict().allowed();
-  }
-
-  private interface ThreadBody {
-    void run(int thread) throws Exception;
   }
 }
