@@ -17,8 +17,8 @@ import java.util.jar.JarFile;
  * Loads the agent's engine and libraries (Sluice's core, SnakeYAML, Jedis, Byte Buddy, SLF4J) from
  * {@code inst/} inside the agent jar, where class files end in {@code .classdata}: no other class
  * loader, and no class path scanner, can find them, so they can never clash with an application's
- * own copies. Its parent is the platform loader: the agent sees the JDK and nothing of the
- * application.
+ * own copies. Its parent is the platform loader ({@link #jdkLoaderAbove}): the agent sees the JDK
+ * and nothing of the application.
  */
 final class IsolatedClassLoader extends ClassLoader {
   static final String PREFIX = "inst/";
@@ -33,10 +33,24 @@ final class IsolatedClassLoader extends ClassLoader {
   private final ProtectionDomain domain;
 
   IsolatedClassLoader(JarFile jar, URL location) {
-    super(ClassLoader.getSystemClassLoader().getParent());
+    super(jdkLoaderAbove(ClassLoader.getSystemClassLoader()));
     this.jar = jar;
     this.jarUrl = "jar:" + location + "!/";
     this.domain = new ProtectionDomain(new CodeSource(location, (Certificate[]) null), null);
+  }
+
+  /**
+   * The top-most ancestor of the system class loader: the platform loader (the extension loader on
+   * Java 8), which sees the JDK and nothing of the application, also when {@code
+   * -Djava.system.class.loader} puts an application's loader above the JDK's own; null (the boot
+   * loader) for a system class loader without a parent.
+   */
+  static ClassLoader jdkLoaderAbove(ClassLoader system) {
+    ClassLoader top = system.getParent();
+    while (top != null && top.getParent() != null) {
+      top = top.getParent();
+    }
+    return top;
   }
 
   @Override

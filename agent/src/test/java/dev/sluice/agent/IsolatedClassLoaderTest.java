@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
+import java.net.URLClassLoader;
 import java.net.URLConnection;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -146,5 +147,24 @@ class IsolatedClassLoaderTest {
     assertThatThrownBy(() -> loader.loadClass(AgentMain.class.getName()))
         .isInstanceOf(ClassNotFoundException.class);
     assertThat(loader.getResource("org/assertj/core/api/Assertions.class")).isNull();
+  }
+
+  @Test
+  void seesTheJdkOnlyAlsoUnderACustomSystemClassLoader() throws IOException {
+    // -Djava.system.class.loader=...: the application's own loader on top of the JDK's one.
+    try (URLClassLoader custom =
+        new URLClassLoader(new URL[] {location}, ClassLoader.getSystemClassLoader())) {
+      assertThat(IsolatedClassLoader.jdkLoaderAbove(custom))
+          .isSameAs(ClassLoader.getPlatformClassLoader());
+    }
+    assertThat(IsolatedClassLoader.jdkLoaderAbove(ClassLoader.getSystemClassLoader()))
+        .isSameAs(ClassLoader.getPlatformClassLoader());
+  }
+
+  @Test
+  void aSystemClassLoaderWithoutParentLeavesTheBootLoaderAlone() throws IOException {
+    try (URLClassLoader orphan = new URLClassLoader(new URL[] {location}, null)) {
+      assertThat(IsolatedClassLoader.jdkLoaderAbove(orphan)).isNull();
+    }
   }
 }

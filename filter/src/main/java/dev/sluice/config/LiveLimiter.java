@@ -49,7 +49,8 @@ public final class LiveLimiter implements Closeable {
   private final Limiter limiter;
   private final AdminEndpoint admin;
   private final ConfigWatcher watcher;
-  private final Jmx jmx;
+  private final String name;
+  private Jmx jmx; // guarded by this
   private final Clock clock;
   private final Rollout rollout = new Rollout();
   private StoreSettings storeSettings;
@@ -72,6 +73,7 @@ public final class LiveLimiter implements Closeable {
       Function<StoreSettings, Store> opener,
       String name) {
     this.source = source;
+    this.name = name;
     this.localFile = new LocalFile(source);
     this.onInvalid = onInvalid;
     this.opener = opener;
@@ -89,7 +91,6 @@ public final class LiveLimiter implements Closeable {
     // A manual limiter (tests) neither follows its file nor shows in JMX.
     this.watcher =
         name == null ? null : new ConfigWatcher(source.file(), this::reload, POLL_MILLIS);
-    this.jmx = name == null ? null : Jmx.register(metrics, name);
   }
 
   /** Loads {@code source} and follows its changes on a daemon thread; serves if it is invalid. */
@@ -106,8 +107,27 @@ public final class LiveLimiter implements Closeable {
    *     there is none
    */
   public static LiveLimiter start(ConfigSource source, OnInvalidConfig onInvalid, String name) {
+    LiveLimiter live = startWithoutMBeans(source, onInvalid, name);
+    live.registerMBeans();
+    return live;
+  }
+
+  /**
+   * As {@link #start(ConfigSource, OnInvalidConfig, String)}, without touching JMX until {@link
+   * #registerMBeans}: the agent starts before the application, which may set up the platform MBean
+   * server its own way first (WildFly does).
+   */
+  public static LiveLimiter startWithoutMBeans(
+      ConfigSource source, OnInvalidConfig onInvalid, String name) {
     return new LiveLimiter(
         source, onInvalid, Clock.SYSTEM, settings -> settings.open(Clock.SYSTEM), name);
+  }
+
+  /** Shows this limiter in the platform MBean server, once; a manual limiter never is. */
+  public synchronized void registerMBeans() {
+    if (jmx == null && name != null) {
+      jmx = Jmx.register(metrics, name);
+    }
   }
 
   /** Loads {@code source} once; {@link #reload()} follows changes when called. For tests. */
@@ -409,10 +429,10 @@ public final class LiveLimiter implements Closeable {
     if (watcher != null) {
       watcher.close(); // first: a reload it is running must not switch stores meanwhile
     }
-    if (jmx != null) {
-      jmx.close();
-    }
     synchronized (this) {
+      if (jmx != null) {
+        jmx.close();
+      }
       fromRedis.close();
       retired.close();
       limiter.store().close();

@@ -20,7 +20,6 @@ public enum OnInvalidConfig {
   public static final String NAME = "on_invalid_config";
   public static final String PROPERTY = "sluice." + NAME;
   public static final String ENVIRONMENT = "SLUICE_ON_INVALID_CONFIG";
-  private static final Logger LOG = Logger.getLogger("dev.sluice.config");
 
   /** Resolves the choice by the order above; {@code explicit} is the init-param, or null. */
   public static OnInvalidConfig locate(String explicit, Map<String, String> environment) {
@@ -40,7 +39,9 @@ public enum OnInvalidConfig {
         return choice;
       }
     }
-    LOG.warning(
+    // Looked up here, not held: the agent reads this choice in premain, where it must not touch
+    // java.util.logging unless it has to.
+    Logger.getLogger("dev.sluice.config").warning(
         "Sluice: "
             + NAME
             + " must be serve or refuse_start, got \""

@@ -119,6 +119,20 @@ public final class WebApp {
     deleteTree(root);
   }
 
+  /** Copies the directory {@code from} with all it holds to {@code to}, keeping file attributes. */
+  public static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> paths = Files.walk(from)) {
+      for (Path source : (Iterable<Path>) paths::iterator) {
+        Path target = to.resolve(from.relativize(source).toString());
+        if (Files.isDirectory(source)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
+        }
+      }
+    }
+  }
+
   public static void deleteTree(Path root) throws IOException {
     try (Stream<Path> paths = Files.walk(root)) {
       for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {

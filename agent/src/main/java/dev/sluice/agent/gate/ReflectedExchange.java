@@ -113,6 +113,12 @@ final class ReflectedExchange implements Exchange {
     }
   }
 
+  /**
+   * Writes the rejection. When the writer cannot be had (something before the servlet layer took
+   * the output stream) the response is reset again before the failure goes up: the request is let
+   * through, and the application must not run on a response already set to 429 with Sluice's
+   * headers.
+   */
   @Override
   public void respond(int status, String contentType, String body) throws IOException {
     PrintWriter writer;
@@ -122,13 +128,26 @@ final class ReflectedExchange implements Exchange {
       api.setCharacterEncoding.invokeExact(response, "UTF-8");
       api.setContentLength.invokeExact(response, body.getBytes(StandardCharsets.UTF_8).length);
       writer = (PrintWriter) api.getWriter.invokeExact(response);
-    } catch (IOException e) {
-      throw e;
     } catch (Throwable t) {
+      undo();
+      if (t instanceof IOException) {
+        throw (IOException) t;
+      }
       throw failure(t);
     }
     writer.write(body);
     writer.flush();
+  }
+
+  /** Resets the response if it is not committed; a reset that fails leaves it as it is. */
+  private void undo() {
+    try {
+      if (!(boolean) api.isCommitted.invokeExact(response)) {
+        api.reset.invokeExact(response);
+      }
+    } catch (Throwable ignored) {
+      // The failure being reported is the one that matters.
+    }
   }
 
   private String string(MethodHandle getter) {

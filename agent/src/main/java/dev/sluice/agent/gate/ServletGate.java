@@ -2,85 +2,86 @@ package dev.sluice.agent.gate;
 
 import dev.sluice.agent.bootstrap.Gate;
 import dev.sluice.config.ConfigSource;
-import dev.sluice.config.LiveLimiter;
 import dev.sluice.config.OnInvalidConfig;
 import dev.sluice.config.StartRefusedException;
 import dev.sluice.http.Enforcer;
 import dev.sluice.support.Failures;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 
 /**
  * The agent's {@link Gate}: the request path of the Filter ({@link Enforcer} over an exchange),
  * reached through method handles instead of servlet types. The rules load on a thread of their own
- * while the container starts; a request that comes before they are in force waits for them, so none
- * slips through unlimited. Whatever fails in here lets the request through.
+ * ({@link RulesLoading}) once the application has set up its logging or serves its first request; a
+ * request that comes before they are in force waits for them, until one deadline from the start of
+ * loading, so none slips through unlimited while they load. Whatever fails in here lets the request
+ * through.
  */
 public final class ServletGate implements Gate {
-  static final long LOADING_SECONDS = 10;
   private static final String LET_THROUGH =
       "Sluice: a request was let through because the agent failed";
 
-  private final FutureTask<Enforcer> enforcer;
-  private final Failures failures = new Failures(Logger.getLogger("dev.sluice.agent"));
+  private final RulesLoading loading;
+  private final AtomicBoolean toldFailed = new AtomicBoolean();
+  private final AtomicBoolean toldLate = new AtomicBoolean();
 
-  private ServletGate(FutureTask<Enforcer> enforcer) {
-    this.enforcer = enforcer;
+  /** Made at the first failure, once the application's logging is long set up (see AgentLog). */
+  private volatile Failures failures;
+
+  private ServletGate(RulesLoading loading) {
+    this.loading = loading;
   }
 
   /**
-   * Starts loading the rules from {@code source} and returns the gate that will apply them. Under
-   * {@link OnInvalidConfig#REFUSE_START} it returns once they are in force, for the caller to stop
-   * the start when they cannot be.
-   *
-   * @throws StartRefusedException under refuse_start, when the rules could not be put in force
+   * The gate of the rules of {@code source}, which start loading at {@link #begin}, or at the first
+   * request; {@code beforeLoading} runs first on the loading thread, {@code serving} on it once the
+   * application has served its first request.
    */
-  public static ServletGate start(final ConfigSource source, final OnInvalidConfig onInvalid) {
-    FutureTask<Enforcer> task =
-        new FutureTask<Enforcer>(
-            new Callable<Enforcer>() {
-              @Override
-              public Enforcer call() {
-                LiveLimiter live = LiveLimiter.start(source, onInvalid, "agent");
-                return new Enforcer(live.limiter(), live.admin());
-              }
-            });
-    Thread loader = new Thread(task, "sluice-agent-start");
-    loader.setDaemon(true);
-    // The threads Sluice starts inherit this: Tomcat's logging (JULI) files a line by the context
-    // class loader, and knows the system loader's configuration but not the agent's own loader.
-    loader.setContextClassLoader(ClassLoader.getSystemClassLoader());
-    loader.start();
-    if (onInvalid == OnInvalidConfig.REFUSE_START) {
-      awaitRules(task);
-    }
-    return new ServletGate(task);
+  public static ServletGate prepare(
+      ConfigSource source, OnInvalidConfig onInvalid, Runnable beforeLoading, Runnable serving) {
+    return new ServletGate(RulesLoading.of(source, onInvalid, beforeLoading, serving));
   }
 
-  /** Returns once the rules are in force; whatever keeps them out refuses the start. */
-  private static void awaitRules(FutureTask<Enforcer> task) {
+  /** Starts loading the rules now, if nothing did so yet. */
+  public void begin() {
+    loading.begin();
+  }
+
+  /**
+   * Under {@link OnInvalidConfig#REFUSE_START}: starts loading the rules and returns once they are
+   * in force. When they cannot be, this gate gives them up for good: what loading makes later is
+   * closed.
+   *
+   * @throws StartRefusedException when they could not be put in force within the deadline
+   */
+  public void awaitRules() {
+    try {
+      awaitLoaded();
+    } catch (StartRefusedException e) {
+      loading.cancel();
+      throw e;
+    }
+  }
+
+  private void awaitLoaded() {
     Throwable failure;
     try {
-      task.get(LOADING_SECONDS, TimeUnit.SECONDS);
-      return;
-    } catch (ExecutionException e) {
-      failure = e.getCause();
+      if (loading.awaitLoaded()) {
+        return;
+      }
+      failure = new TimeoutException("still loading");
+    } catch (StartRefusedException e) {
+      throw e;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       failure = e;
-    } catch (TimeoutException e) {
-      failure = e;
-    }
-    if (failure instanceof StartRefusedException) {
-      throw (StartRefusedException) failure;
+    } catch (Throwable t) {
+      failure = t;
     }
     throw new StartRefusedException(
         "Sluice could not put the rules in force within "
-            + LOADING_SECONDS
+            + RulesLoading.LOADING_SECONDS
             + " s ("
             + failure
             + "); refusing to start ("
@@ -90,17 +91,8 @@ public final class ServletGate implements Gate {
   }
 
   /** A gate that applies {@code enforcer}, in force at once: for tests. */
-  static ServletGate of(final Enforcer enforcer) {
-    FutureTask<Enforcer> done =
-        new FutureTask<Enforcer>(
-            new Callable<Enforcer>() {
-              @Override
-              public Enforcer call() {
-                return enforcer;
-              }
-            });
-    done.run();
-    return new ServletGate(done);
+  static ServletGate of(Enforcer enforcer) {
+    return new ServletGate(RulesLoading.inForce(enforcer));
   }
 
   @Override
@@ -113,29 +105,44 @@ public final class ServletGate implements Gate {
       Enforcer in = enforcer();
       return in != null && !in.admit(new ReflectedExchange(api, request, response));
     } catch (Throwable t) {
-      failures.log(LET_THROUGH, t);
+      failures().log(LET_THROUGH, t);
       return false;
     }
   }
 
   /**
-   * The enforcer once the rules are in force. A request waits for them at most {@link
-   * #LOADING_SECONDS}: loading reads one file and opens a store that connects lazily, so a longer
-   * wait means something is stuck, and the application must not be.
+   * The enforcer once the rules are in force, or null (said once) when they are not by the
+   * deadline: loading reads one file and opens a store that connects lazily, so a longer wait means
+   * something is stuck, and the application must not be.
    */
   private Enforcer enforcer() throws InterruptedException {
-    try {
-      return enforcer.get(LOADING_SECONDS, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      failures.log("Sluice: the rules could not be loaded; nothing is limited", e.getCause());
-      return null;
-    } catch (TimeoutException e) {
-      failures.log(
-          "Sluice: the rules are still loading after "
-              + LOADING_SECONDS
-              + " s; requests pass unlimited until they are in force",
-          e);
-      return null;
+    Enforcer in = loading.forRequest();
+    if (in == null) {
+      Throwable failure = loading.failure();
+      if (failure != null && toldFailed.compareAndSet(false, true)) {
+        failures().log("Sluice: the rules could not be loaded; nothing is limited", failure);
+      } else if (failure == null && toldLate.compareAndSet(false, true)) {
+        failures()
+            .warnOnce(
+                "late",
+                "Sluice: the rules are still loading after "
+                    + RulesLoading.LOADING_SECONDS
+                    + " s; requests pass unlimited until they are in force");
+      }
     }
+    return in;
+  }
+
+  private Failures failures() {
+    Failures made = failures;
+    if (made == null) {
+      synchronized (this) {
+        if (failures == null) {
+          failures = new Failures(Logger.getLogger("dev.sluice.agent"));
+        }
+        made = failures;
+      }
+    }
+    return made;
   }
 }

@@ -7,16 +7,20 @@ import dev.sluice.config.OnInvalidConfig;
 import dev.sluice.config.StartRefusedException;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;
-import java.util.logging.Logger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Starts the agent inside its isolated class loader: reads the agent argument, starts loading the
- * rules, hands the gate to the boot-class-path bridge and instruments the servlet containers.
- * Called by {@code AgentMain} for {@code -javaagent} and for a runtime attach alike.
+ * Starts the agent inside its isolated class loader: reads the agent argument, hands the gate to
+ * the boot-class-path bridge and instruments the servlet containers. Called by {@code AgentMain}
+ * for {@code -javaagent} and for a runtime attach alike.
+ *
+ * <p>From {@code premain} it leaves the JVM's global state to the application: no {@code
+ * java.util.logging}, no platform MBean server, until the application has set them up its own way
+ * (WildFly's JBoss Modules installs JBoss LogManager from its {@code main}, and refuses to boot if
+ * someone was first). Its lines wait in {@link AgentLog}; the rules load once the application has
+ * set up {@code java.util.logging} itself, or at its first request.
  */
 public final class Installer {
-  private static final Logger LOG = Logger.getLogger("dev.sluice.agent");
-
   private Installer() {}
 
   /**
@@ -31,43 +35,101 @@ public final class Installer {
     if (System.getProperty(BYTE_BUDDY_SAFE_MODE) == null) {
       System.setProperty(BYTE_BUDDY_SAFE_MODE, "true");
     }
+    String jboss = JBossModules.exposeBridge(premain);
+    if (jboss != null) {
+      AgentLog.warning(jboss);
+    }
     AgentArgs args = AgentArgs.parse(argument);
     for (String problem : args.problems()) {
-      LOG.warning("Sluice: " + problem);
+      AgentLog.warning("Sluice: " + problem);
     }
     Map<String, String> environment = System.getenv();
     ConfigSource source =
         ConfigSource.locate(args.config(), environment, ClassLoader.getSystemClassLoader());
-    Gatekeeper.install(
-        start(source, OnInvalidConfig.locate(args.onInvalidConfig(), environment), premain));
+    OnInvalidConfig onInvalid = OnInvalidConfig.locate(args.onInvalidConfig(), environment);
+    final AtomicReference<String> started = new AtomicReference<String>();
+    final ServletGate gate =
+        ServletGate.prepare(
+            source,
+            onInvalid,
+            new Runnable() {
+              @Override
+              public void run() {
+                AgentLog.open();
+              }
+            },
+            new Runnable() {
+              @Override
+              public void run() {
+                String line = started.getAndSet(null);
+                if (line != null) {
+                  AgentLog.info(line);
+                }
+              }
+            });
+    if (onInvalid == OnInvalidConfig.REFUSE_START) {
+      awaitRules(gate, premain); // before anything is installed: a refused start leaves nothing
+    }
+    Gatekeeper.install(gate);
     String instrumented = "";
     if (premain) {
-      ServletInstrumentation.installDeferred(instrumentation);
+      ServletInstrumentation.installDeferred(
+          instrumentation,
+          new DeferredTransformer.LoggingWatch() {
+            @Override
+            public void setUp() {
+              gate.begin();
+            }
+          });
+      if (loggingSetUp(instrumentation)) {
+        gate.begin();
+      }
     } else {
+      gate.begin(); // the application serves already: its set-up is done
       int retransformed = ServletInstrumentation.installNow(instrumentation);
       instrumented = "; " + retransformed + " loaded servlet classes instrumented";
     }
-    LOG.info(
+    String line =
         "Sluice: agent "
             + (premain ? "started" : "attached")
             + " in "
             + (System.nanoTime() - start) / 1_000_000
             + " ms, rules from "
             + source
-            + instrumented);
+            + instrumented;
+    if (premain) {
+      // Said once the application serves, when its logging is surely set up: Spring Boot, for one,
+      // drops what is logged while it sets up its own, after java.util.logging's.
+      started.set(line);
+    } else {
+      AgentLog.info(line);
+    }
   }
 
   /**
-   * The gate of the rules of {@code source}. When {@code onInvalid} refuses a start without them
-   * and they cannot be put in force, a JVM starting with the agent exits with status 1 after saying
-   * why: an orchestrator sees a failed start (where an exception thrown from premain would abort
-   * the JVM with a native stack dump). A JVM attached to is already serving: it runs on, as
-   * unlimited as before, and the exception says why the agent did not start.
+   * True if something set up {@code java.util.logging} before the agent (another agent): the agent
+   * cannot see that happen, and the log manager is chosen anyway.
    */
-  private static ServletGate start(
-      ConfigSource source, OnInvalidConfig onInvalid, boolean premain) {
+  private static boolean loggingSetUp(Instrumentation instrumentation) {
+    String name = DeferredTransformer.ROOT_LOGGER.replace('/', '.');
+    for (Class<?> loaded : instrumentation.getAllLoadedClasses()) {
+      if (loaded.getClassLoader() == null && loaded.getName().equals(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Waits for the rules to be in force. When they cannot be, a JVM starting with the agent exits
+   * with status 1 after saying why: an orchestrator sees a failed start (where an exception thrown
+   * from premain would abort the JVM with a native stack dump). A JVM attached to is already
+   * serving: it runs on, as unlimited as before, and the exception says why the agent did not
+   * start. This loads the rules in premain, so it opens the agent's logging there too.
+   */
+  private static void awaitRules(ServletGate gate, boolean premain) {
     try {
-      return ServletGate.start(source, onInvalid);
+      gate.awaitRules();
     } catch (StartRefusedException e) {
       if (!premain) {
         throw e;

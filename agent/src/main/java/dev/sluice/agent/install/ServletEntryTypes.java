@@ -12,23 +12,26 @@ import net.bytebuddy.utility.JavaModule;
 
 /**
  * Matches classes that implement {@code FilterChain} or {@code Servlet} of one namespace, anywhere
- * up their hierarchy, in class loaders that can see that namespace at all. Byte Buddy's {@code hasSuperType} walks and parses the whole hierarchy of
- * every class a container loads, again for each class (a Tomcat loads thousands that share the same
- * few bases); this remembers each type name's answer per class loader, so every class file is
- * read at most once per loader. The answers are names and booleans only: nothing here holds a class
- * loader or its classes, and the map forgets a loader once it is collected.
+ * up their hierarchy, in class loaders that can see that namespace at all and the agent's bridge
+ * too ({@link BridgeCheck}). Byte Buddy's {@code hasSuperType} walks and parses the whole
+ * hierarchy of every class a container loads, again for each class (a Tomcat loads thousands that
+ * share the same few bases); this remembers each type name's answer per class loader, so every
+ * class file is read at most once per loader. The answers are names and booleans only: nothing
+ * here holds a class loader or its classes, and the map forgets a loader once it is collected.
  */
 final class ServletEntryTypes implements AgentBuilder.RawMatcher {
   private final String filterChain;
   private final String servlet;
   private final SeesClass seesNamespace;
+  private final BridgeCheck bridge;
   private final Map<ClassLoader, Map<String, Boolean>> answers =
       new WeakHashMap<ClassLoader, Map<String, Boolean>>();
 
-  ServletEntryTypes(String namespace) {
+  ServletEntryTypes(String namespace, BridgeCheck bridge) {
     this.filterChain = namespace + ".FilterChain";
     this.servlet = namespace + ".Servlet";
     this.seesNamespace = new SeesClass(servlet);
+    this.bridge = bridge;
   }
 
   @Override
@@ -40,7 +43,8 @@ final class ServletEntryTypes implements AgentBuilder.RawMatcher {
       ProtectionDomain protectionDomain) {
     return seesNamespace.matches(loader)
         && !type.isInterface()
-        && implementsEntry(type, answersOf(loader));
+        && implementsEntry(type, answersOf(loader))
+        && bridge.reachableFrom(loader, type.getName());
   }
 
   private Map<String, Boolean> answersOf(ClassLoader loader) {

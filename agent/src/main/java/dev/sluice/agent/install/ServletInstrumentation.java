@@ -13,8 +13,6 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import java.lang.instrument.Instrumentation;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
@@ -34,7 +32,6 @@ import net.bytebuddy.utility.JavaModule;
  * (runtime attach).
  */
 final class ServletInstrumentation {
-  private static final Logger LOG = Logger.getLogger("dev.sluice.agent");
   private static final String[] NAMESPACES = {"javax.servlet", "jakarta.servlet"};
 
   private ServletInstrumentation() {}
@@ -44,8 +41,9 @@ final class ServletInstrumentation {
    * JVM starts (see {@link DeferredTransformer}). No servlet class is loaded yet, so there is
    * nothing to retransform.
    */
-  static void installDeferred(Instrumentation instrumentation) {
-    final DeferredTransformer deferred = new DeferredTransformer();
+  static void installDeferred(
+      Instrumentation instrumentation, DeferredTransformer.LoggingWatch watch) {
+    final DeferredTransformer deferred = new DeferredTransformer(watch);
     instrumentation.addTransformer(deferred, false);
     Thread thread =
         new Thread(
@@ -57,13 +55,13 @@ final class ServletInstrumentation {
                   deferred.ready(
                       builder(AgentBuilder.RedefinitionStrategy.DISABLED, new TransformLog())
                           .makeRaw());
-                  LOG.fine(
+                  AgentLog.fine(
                       "Sluice: instrumentation ready after "
                           + (System.nanoTime() - start) / 1_000_000
                           + " ms");
                 } catch (Throwable t) {
                   deferred.ready(null);
-                  LOG.log(Level.SEVERE, "Sluice: instrumentation failed; nothing is limited", t);
+                  AgentLog.severe("Sluice: instrumentation failed; nothing is limited", t);
                 }
               }
             },
@@ -95,10 +93,11 @@ final class ServletInstrumentation {
             .with(log)
             .ignore(any(), isBootstrapClassLoader())
             .or(ignoredNames());
+    BridgeCheck bridge = new BridgeCheck();
     for (String namespace : NAMESPACES) {
       builder =
           builder
-              .type(new ServletEntryTypes(namespace))
+              .type(new ServletEntryTypes(namespace, bridge))
               .transform(
                   new AgentBuilder.Transformer.ForAdvice()
                       .include(ServletInstrumentation.class.getClassLoader())
@@ -150,7 +149,7 @@ final class ServletInstrumentation {
         JavaModule module,
         boolean loaded,
         Throwable error) {
-      LOG.warning(
+      AgentLog.warning(
           "Sluice: could not instrument "
               + typeName
               + " ("

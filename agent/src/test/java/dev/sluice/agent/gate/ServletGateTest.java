@@ -68,8 +68,12 @@ class ServletGateTest {
         Files.writeString(dir.resolve("ratelimit.yaml"), RULES.replace("limit: 1,", "limit: 0,"));
     assertThatThrownBy(
             () ->
-                ServletGate.start(
-                    ConfigSource.of(file.toString(), null), OnInvalidConfig.REFUSE_START))
+                ServletGate.prepare(
+                        ConfigSource.of(file.toString(), null),
+                        OnInvalidConfig.REFUSE_START,
+                        () -> {},
+                        () -> {})
+                    .awaitRules())
         .isInstanceOf(StartRefusedException.class)
         .hasMessageStartingWith(
             "Sluice rejected " + file + "; refusing to start (on_invalid_config=refuse_start):\n")
@@ -208,5 +212,20 @@ class ServletGateTest {
     response.failing.add("getWriter");
     assertThat(rejected(new Request(namespace), response)).isFalse();
     assertThat(agentLog.messages()).hasSize(1);
+  }
+
+  /** A valve took the output stream already: the app must not run on a response set to 429. */
+  @ParameterizedTest
+  @EnumSource(Namespace.class)
+  void aRejectionThatCannotBeWrittenIsUndoneBeforeTheRequestGoesThrough(Namespace namespace) {
+    rejected(new Request(namespace), new Response(namespace));
+    Response response = new Response(namespace);
+    response.failing.add("getWriter");
+
+    assertThat(rejected(new Request(namespace), response)).isFalse();
+
+    assertThat(response.calls).endsWith("getWriter", "reset");
+    assertThat(response.status).isEqualTo(200);
+    assertThat(response.headers).isEmpty();
   }
 }

@@ -98,15 +98,21 @@ public final class AgentWebApp {
   /** As above, with {@code moreWebXml} (servlets of this test only) added to the web.xml. */
   public static AgentWebApp create(
       AgentContainer container, String yaml, String moreWebXml, Part... parts) throws IOException {
+    return create(container.javax(), yaml, moreWebXml, parts);
+  }
+
+  /** As above, for a javax.servlet ({@code javax}) or jakarta.servlet server of any kind. */
+  public static AgentWebApp create(boolean javax, String yaml, String moreWebXml, Part... parts)
+      throws IOException {
     Set<Part> with = parts.length == 0 ? EnumSet.noneOf(Part.class) : EnumSet.of(parts[0], parts);
     AgentWebApp app = new AgentWebApp(Files.createTempDirectory("sluice-agent-it"));
     Files.createDirectories(app.config.getParent());
     Files.writeString(app.config, yaml);
     Path lib = Files.createDirectories(app.dir.resolve("WEB-INF/lib"));
-    String appJar = container.javax() ? "sluice.it.javaxAppJar" : "sluice.it.jakartaAppJar";
+    String appJar = javax ? "sluice.it.javaxAppJar" : "sluice.it.jakartaAppJar";
     Files.copy(Settings.builtFile(appJar), lib.resolve("app.jar"));
     if (with.contains(Part.SLUICE_FILTER)) {
-      app.addFilterJars(container, lib);
+      app.addFilterJars(javax, lib);
     }
     String webXml =
         String.format(
@@ -119,8 +125,8 @@ public final class AgentWebApp {
     return app;
   }
 
-  private void addFilterJars(AgentContainer container, Path lib) throws IOException {
-    if (container.javax()) {
+  private void addFilterJars(boolean javax, Path lib) throws IOException {
+    if (javax) {
       Files.copy(Settings.builtFile("sluice.it.javaxFilterJar"), lib.resolve("sluice-filter.jar"));
       return;
     }

@@ -11,7 +11,7 @@ import javax.management.remote.JMXServiceURL;
  * The MBeans of a child JVM, read through the local management agent the Attach API starts in it:
  * what jconsole or VisualVM would show an operator.
  */
-final class ChildMBeans implements AutoCloseable {
+public final class ChildMBeans implements AutoCloseable {
   private final JMXConnector connector;
   private final MBeanServerConnection server;
 
@@ -20,7 +20,7 @@ final class ChildMBeans implements AutoCloseable {
     this.server = connector.getMBeanServerConnection();
   }
 
-  static ChildMBeans of(long pid) throws Exception {
+  public static ChildMBeans of(long pid) throws Exception {
     VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
     try {
       return new ChildMBeans(
@@ -30,7 +30,7 @@ final class ChildMBeans implements AutoCloseable {
     }
   }
 
-  Object attribute(String name, String attribute) throws Exception {
+  public Object attribute(String name, String attribute) throws Exception {
     return server.getAttribute(new ObjectName(name), attribute);
   }
 

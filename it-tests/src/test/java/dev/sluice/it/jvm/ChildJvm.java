@@ -149,7 +149,8 @@ public final class ChildJvm implements AutoCloseable {
     return awaitLine(line -> line.contains(text), "containing \"" + text + "\"", timeout);
   }
 
-  private String awaitLine(Predicate<String> wanted, String what, Duration timeout)
+  /** The next line {@code wanted} accepts ({@code what} names it); waits {@code timeout} at most. */
+  public String awaitLine(Predicate<String> wanted, String what, Duration timeout)
       throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {

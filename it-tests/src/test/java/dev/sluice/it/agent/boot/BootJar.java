@@ -54,6 +54,11 @@ final class BootJar {
     return http;
   }
 
+  /** Waits (10 s at most) for a line holding {@code text} since Tomcat said it started. */
+  void awaitOutput(String text) throws InterruptedException {
+    jvm.awaitLineContaining(text, Duration.ofSeconds(10));
+  }
+
   /** Everything the app printed so far, Boot's log and the agent's lines alike. */
   String output() {
     return jvm.output();

@@ -1,17 +1,10 @@
 package dev.sluice.it.agent.dist;
 
-import static dev.sluice.it.Http.LIMIT;
-import static dev.sluice.it.Http.REMAINING;
-import static dev.sluice.it.Http.RESET;
-import static dev.sluice.it.Http.RETRY_AFTER;
-import static dev.sluice.it.Http.assertRejected;
-import static dev.sluice.it.Http.number;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.it.Http;
 import dev.sluice.it.agent.Settings;
 import dev.sluice.it.jvm.ChildJvm;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,22 +55,13 @@ abstract class DistributionScenario {
 
   @Test
   void countsDownThenRejectsWith429BeforeTheExamplesApp() throws Exception {
-    for (int i = 1; i <= 3; i++) {
-      HttpResponse<String> allowed = http.get(HELLO, "10.20.0.1");
-      assertThat(allowed.statusCode()).isEqualTo(200);
-      assertThat(allowed.body()).contains("<title>Hello World!</title>");
-      assertThat(number(allowed, LIMIT)).isEqualTo(3);
-      assertThat(number(allowed, REMAINING)).as("left after request %d", i).isEqualTo(3 - i);
-      // A sliding window is whole again only once its requests have left the previous window.
-      assertThat(number(allowed, RESET)).isBetween(1L, 7200L);
-      assertThat(allowed.headers().firstValue(RETRY_AFTER)).isEmpty();
-    }
-    HttpResponse<String> denied = http.get(HELLO, "10.20.0.1");
-    assertRejected(denied, "hello-example");
-    assertThat(number(denied, REMAINING)).isZero();
-    assertThat(http.get(HELLO, "10.20.0.2").statusCode())
-        .as("another client has its own limit")
-        .isEqualTo(200);
+    DistributionChecks.assertCountsDownThenRejects(
+        http,
+        HELLO,
+        "hello-example",
+        3,
+        "10.20.0.1",
+        body -> assertThat(body).contains("<title>Hello World!</title>"));
   }
 
   @Test
@@ -85,16 +69,10 @@ abstract class DistributionScenario {
     // No JSP: with the agent, Jasper's first compile took about 30 s instead of 3 to 5 (every
     // compiler class loaded has its hierarchy read anew by the agent's type matcher), past the
     // client's timeout. StartupCost in bench/ measures it.
-    for (String path :
-        List.of("/examples/servlets/", "/examples/servlets/servlet/RequestInfoExample")) {
-      for (int i = 0; i < 4; i++) {
-        HttpResponse<String> response = http.get(path, "10.20.1.1");
-        assertThat(response.statusCode()).as(path).isEqualTo(200);
-        assertThat(response.headers().map().keySet())
-            .as(path)
-            .noneMatch(name -> name.regionMatches(true, 0, "X-RateLimit-", 0, 12));
-      }
-    }
+    DistributionChecks.assertUntouched(
+        http,
+        List.of("/examples/servlets/", "/examples/servlets/servlet/RequestInfoExample"),
+        "10.20.1.1");
   }
 
   /** catalina.sh execs java in run mode: stopping this process stops Tomcat, leaving no orphan. */

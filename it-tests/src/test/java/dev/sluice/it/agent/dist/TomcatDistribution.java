@@ -6,15 +6,12 @@ import dev.sluice.it.WebApp;
 import dev.sluice.it.agent.Settings;
 import dev.sluice.it.jvm.ChildJvm;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * A copy of an unmodified Tomcat distribution (as Maven unpacked it under target/distributions),
@@ -48,7 +45,7 @@ final class TomcatDistribution {
               property, original));
     }
     Path home = Files.createTempDirectory("sluice-tomcat-dist").resolve(original.getFileName());
-    copyTree(original, home);
+    WebApp.copyTree(original, home);
     TomcatDistribution tomcat = new TomcatDistribution(home, freePort());
     tomcat.configure();
     return tomcat;
@@ -112,24 +109,6 @@ final class TomcatDistribution {
     // as a bind failure in Tomcat's log, never as a wrong result.
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
-    }
-  }
-
-  private static void copyTree(Path from, Path to) throws IOException {
-    try (Stream<Path> paths = Files.walk(from)) {
-      paths.forEach(
-          source -> {
-            Path target = to.resolve(from.relativize(source).toString());
-            try {
-              if (Files.isDirectory(source)) {
-                Files.createDirectories(target);
-              } else {
-                Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
-              }
-            } catch (IOException e) {
-              throw new UncheckedIOException(e);
-            }
-          });
     }
   }
 }

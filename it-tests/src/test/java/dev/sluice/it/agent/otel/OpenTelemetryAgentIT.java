@@ -57,7 +57,7 @@ class OpenTelemetryAgentIT {
       assertLimited(server.http(), client);
       assertTraced(new ServerSpans(server.jvm()::output), client);
       server.close();
-      assertBothStarted(server.jvm().output(), order);
+      assertBothStarted(server.jvm().output());
     } finally {
       if (server != null) {
         server.jvm().close();
@@ -100,15 +100,16 @@ class OpenTelemetryAgentIT {
         .isEqualTo(1);
   }
 
-  /** Each agent started, in the order of the flags, and ours reported nothing amiss. */
-  private static void assertBothStarted(String output, Order order) {
-    int otelStarted = output.indexOf("opentelemetry-javaagent - version: ");
-    int sluiceStarted = output.indexOf("Sluice: agent started in ");
-    assertThat(otelStarted).as("OpenTelemetry's agent started").isNotNegative();
-    assertThat(sluiceStarted).as("our agent started").isNotNegative();
-    assertThat(otelStarted < sluiceStarted)
-        .as("OpenTelemetry's agent ran first")
-        .isEqualTo(order == Order.OTEL_FIRST);
+  /**
+   * Each agent started, and ours reported nothing amiss. (Which ran first is the command line's
+   * order: our line cannot tell, as the agent holds it until the application has set up its
+   * logging, after both premains.)
+   */
+  private static void assertBothStarted(String output) {
+    assertThat(output)
+        .as("OpenTelemetry's agent started")
+        .contains("opentelemetry-javaagent - version: ");
+    assertThat(output).as("our agent started").contains("Sluice: agent started in ");
     assertThat(output)
         .doesNotContain("because the agent failed")
         .doesNotContain("the agent could not start");

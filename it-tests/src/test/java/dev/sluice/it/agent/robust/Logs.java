@@ -1,6 +1,7 @@
 package dev.sluice.it.agent.robust;
 
 import dev.sluice.it.agent.AgentServer;
+import dev.sluice.it.jvm.ChildJvm;
 import java.time.Duration;
 
 /** Waiting for what a container JVM logs: the agent logs from threads of its own. */
@@ -16,9 +17,14 @@ final class Logs {
    * Waits until the JVM's output contains {@code text}; fails quoting the output if it never does.
    */
   static void await(AgentServer server, String text) throws InterruptedException {
+    await(server.jvm(), text);
+  }
+
+  /** As above, for any JVM whose lines the test reads. */
+  static void await(ChildJvm jvm, String text) throws InterruptedException {
     long deadline = System.nanoTime() + WITHIN.toNanos();
     for (long i = 0; i <= WITHIN.toMillis() / POLL_MILLIS; i++) {
-      if (server.jvm().output().contains(text)) {
+      if (jvm.output().contains(text)) {
         return;
       }
       if (System.nanoTime() > deadline) {
@@ -32,6 +38,6 @@ final class Logs {
             + "\" logged within "
             + WITHIN.toMillis()
             + " ms; the JVM's output:\n"
-            + server.jvm().output());
+            + jvm.output());
   }
 }

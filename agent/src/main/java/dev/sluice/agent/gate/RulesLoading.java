@@ -1,0 +1,243 @@
+package dev.sluice.agent.gate;
+
+import dev.sluice.config.ConfigSource;
+import dev.sluice.config.LiveLimiter;
+import dev.sluice.config.OnInvalidConfig;
+import dev.sluice.http.Enforcer;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The agent's rules, loaded on a thread of their own once {@link #begin} is called: when the
+ * application has set up its logging, or at its first request, whichever comes first (loading logs,
+ * and must not be what chooses the JVM's log manager). Then, at the first request, the MBeans (by
+ * then the application has set up the platform MBean server as it wants it) and whatever else waits
+ * for the application to serve.
+ *
+ * <p>One deadline, from the start of loading: a request that comes while the rules load waits for
+ * them at most until then, and every request after it, or after loading failed, only reads a
+ * volatile field.
+ */
+final class RulesLoading implements Runnable {
+  static final long LOADING_SECONDS = 10;
+
+  /** What loading does: a seam for tests. */
+  interface Loader {
+    /** Runs first on the loading thread: the agent opens its log here. */
+    void beforeLoading();
+
+    /** Puts the rules in force. */
+    Enforcer load();
+
+    /** Runs on the loading thread once the application served a request. */
+    void serving();
+
+    /** Closes what {@link #load} made: its rules were given up on. */
+    void close();
+  }
+
+  /** Nanoseconds of a monotonic clock: a seam for tests. */
+  interface Ticker {
+    long nanos();
+  }
+
+  private static final Ticker SYSTEM_TICKER =
+      new Ticker() {
+        @Override
+        public long nanos() {
+          return System.nanoTime();
+        }
+      };
+
+  private final Loader loader;
+  private final Ticker ticker;
+  private final AtomicBoolean begun = new AtomicBoolean();
+  private final CountDownLatch loaded = new CountDownLatch(1);
+  private final CountDownLatch served = new CountDownLatch(1);
+  private volatile long deadline;
+  private volatile Enforcer enforcer;
+  private volatile Throwable failure;
+  private boolean cancelled; // guarded by this
+
+  RulesLoading(Loader loader, Ticker ticker) {
+    this.loader = loader;
+    this.ticker = ticker;
+  }
+
+  static RulesLoading of(
+      final ConfigSource source,
+      final OnInvalidConfig onInvalid,
+      final Runnable beforeLoading,
+      final Runnable serving) {
+    return new RulesLoading(
+        new Loader() {
+          private LiveLimiter live;
+
+          @Override
+          public void beforeLoading() {
+            beforeLoading.run();
+          }
+
+          @Override
+          public Enforcer load() {
+            live = LiveLimiter.startWithoutMBeans(source, onInvalid, "agent");
+            return new Enforcer(live.limiter(), live.admin());
+          }
+
+          @Override
+          public void serving() {
+            live.registerMBeans();
+            serving.run();
+          }
+
+          @Override
+          public void close() {
+            live.close();
+          }
+        },
+        SYSTEM_TICKER);
+  }
+
+  /** Loading done, {@code enforcer} in force: for tests. */
+  static RulesLoading inForce(final Enforcer enforcer) {
+    RulesLoading loading =
+        new RulesLoading(
+            new Loader() {
+              @Override
+              public void beforeLoading() {}
+
+              @Override
+              public Enforcer load() {
+                return enforcer;
+              }
+
+              @Override
+              public void serving() {}
+
+              @Override
+              public void close() {}
+            },
+            SYSTEM_TICKER);
+    loading.begun.set(true);
+    loading.deadline = SYSTEM_TICKER.nanos();
+    loading.load();
+    return loading;
+  }
+
+  /** Starts loading, once; later calls return at once. */
+  void begin() {
+    if (!begun.compareAndSet(false, true)) {
+      return;
+    }
+    deadline = ticker.nanos() + TimeUnit.SECONDS.toNanos(LOADING_SECONDS);
+    Thread thread = new Thread(this, "sluice-agent-start");
+    thread.setDaemon(true);
+    // The threads Sluice starts inherit this: Tomcat's logging (JULI) files a line by the context
+    // class loader, and knows the system loader's configuration but not the agent's own loader.
+    thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
+    thread.start();
+  }
+
+  @Override
+  public void run() {
+    if (load()) {
+      awaitFirstRequest();
+      loader.serving();
+    }
+  }
+
+  private boolean load() {
+    Enforcer made;
+    try {
+      loader.beforeLoading();
+      made = loader.load();
+    } catch (Throwable t) {
+      failure = t;
+      loaded.countDown();
+      return false;
+    }
+    boolean kept;
+    synchronized (this) {
+      kept = !cancelled;
+      if (kept) {
+        enforcer = made;
+      }
+    }
+    loaded.countDown();
+    if (!kept) {
+      loader.close();
+    }
+    return kept;
+  }
+
+  /**
+   * Gives these rules up (a start refused): what loading made is closed, now or once it is made,
+   * so no limiter lives on that nobody uses, its threads and store included.
+   */
+  void cancel() {
+    boolean made;
+    synchronized (this) {
+      cancelled = true;
+      made = enforcer != null;
+      enforcer = null;
+    }
+    if (made) {
+      loader.close();
+    }
+  }
+
+  private void awaitFirstRequest() {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        served.await();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * For a request: the enforcer of the rules in force, waiting for them until the deadline, or null
+   * when there is none (yet). Begins loading if nothing did so far.
+   */
+  Enforcer forRequest() throws InterruptedException {
+    Enforcer in = enforcer;
+    if (in != null) {
+      served.countDown();
+      return in;
+    }
+    begin();
+    served.countDown();
+    if (failure == null) {
+      long left = deadline - ticker.nanos();
+      if (left > 0) {
+        loaded.await(left, TimeUnit.NANOSECONDS);
+      }
+    }
+    return enforcer;
+  }
+
+  /** Why there are no rules in force: a failure of loading, or null if it is still under way. */
+  Throwable failure() {
+    return failure;
+  }
+
+  /**
+   * For {@code on_invalid_config=refuse_start}: begins loading and waits for it until the
+   * deadline. True when the rules are in force; false when the deadline passed; throws what failed.
+   */
+  boolean awaitLoaded() throws Throwable {
+    begin();
+    loaded.await(Math.max(0, deadline - ticker.nanos()), TimeUnit.NANOSECONDS);
+    if (failure != null) {
+      throw failure;
+    }
+    return enforcer != null;
+  }
+}
