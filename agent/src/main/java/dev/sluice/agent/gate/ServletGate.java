@@ -123,7 +123,7 @@ public final class ServletGate implements Gate {
         failures().log("Sluice: the rules could not be loaded; nothing is limited", failure);
       } else if (failure == null && toldLate.compareAndSet(false, true)) {
         failures()
-            .warnOnce(
+            .warn(
                 "late",
                 "Sluice: the rules are still loading after "
                     + RulesLoading.LOADING_SECONDS
