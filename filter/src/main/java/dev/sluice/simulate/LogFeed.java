@@ -1,5 +1,6 @@
 package dev.sluice.simulate;
 
+import dev.sluice.support.Daemons;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -54,9 +55,7 @@ final class LogFeed implements AutoCloseable {
     for (int i = 0; i < BATCHES; i++) {
       free.add(new Batch(format, notLogged));
     }
-    reader = new Thread(() -> read(log, format), "sluice-simulate-reader");
-    reader.setDaemon(true);
-    reader.start();
+    reader = Daemons.start("sluice-simulate-reader", () -> read(log, format));
   }
 
   /** The next batch in the log's order; the last one says so, and may be empty. */

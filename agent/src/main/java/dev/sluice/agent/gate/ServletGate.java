@@ -6,6 +6,7 @@ import dev.sluice.config.LiveLimiter;
 import dev.sluice.config.OnInvalidConfig;
 import dev.sluice.config.StartRefusedException;
 import dev.sluice.http.Enforcer;
+import dev.sluice.support.Daemons;
 import dev.sluice.support.Failures;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -49,12 +50,10 @@ public final class ServletGate implements Gate {
                 return new Enforcer(live.limiter(), live.admin());
               }
             });
-    Thread loader = new Thread(task, "sluice-agent-start");
-    loader.setDaemon(true);
-    // The threads Sluice starts inherit this: Tomcat's logging (JULI) files a line by the context
-    // class loader, and knows the system loader's configuration but not the agent's own loader.
-    loader.setContextClassLoader(ClassLoader.getSystemClassLoader());
-    loader.start();
+    // With no context class loader, as every thread of Sluice's: Tomcat's logging (JULI) files a
+    // line by the context class loader, and takes none for its own (the system loader's
+    // configuration), where it would know nothing of the agent's isolated loader.
+    Daemons.start("sluice-agent-start", task);
     if (onInvalid == OnInvalidConfig.REFUSE_START) {
       awaitRules(task);
     }

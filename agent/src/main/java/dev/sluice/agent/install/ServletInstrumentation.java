@@ -11,6 +11,7 @@ import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
+import dev.sluice.support.Daemons;
 import java.lang.instrument.Instrumentation;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
@@ -47,30 +48,26 @@ final class ServletInstrumentation {
   static void installDeferred(Instrumentation instrumentation) {
     final DeferredTransformer deferred = new DeferredTransformer();
     instrumentation.addTransformer(deferred, false);
-    Thread thread =
-        new Thread(
-            new Runnable() {
-              @Override
-              public void run() {
-                long start = System.nanoTime();
-                try {
-                  deferred.ready(
-                      builder(AgentBuilder.RedefinitionStrategy.DISABLED, new TransformLog())
-                          .makeRaw());
-                  LOG.fine(
-                      "Sluice: instrumentation ready after "
-                          + (System.nanoTime() - start) / 1_000_000
-                          + " ms");
-                } catch (Throwable t) {
-                  deferred.ready(null);
-                  LOG.log(Level.SEVERE, "Sluice: instrumentation failed; nothing is limited", t);
-                }
-              }
-            },
-            "sluice-agent-instrument");
-    thread.setDaemon(true);
-    thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
-    thread.start();
+    Daemons.start(
+        "sluice-agent-instrument",
+        new Runnable() {
+          @Override
+          public void run() {
+            long start = System.nanoTime();
+            try {
+              deferred.ready(
+                  builder(AgentBuilder.RedefinitionStrategy.DISABLED, new TransformLog())
+                      .makeRaw());
+              LOG.fine(
+                  "Sluice: instrumentation ready after "
+                      + (System.nanoTime() - start) / 1_000_000
+                      + " ms");
+            } catch (Throwable t) {
+              deferred.ready(null);
+              LOG.log(Level.SEVERE, "Sluice: instrumentation failed; nothing is limited", t);
+            }
+          }
+        });
   }
 
   /**
