@@ -12,8 +12,6 @@ import dev.sluice.store.Counters;
 import dev.sluice.store.Permit;
 import dev.sluice.store.redis.RedisSettings;
 import dev.sluice.store.redis.RedisStore;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -111,7 +109,7 @@ class StoreThreadsIT {
 
   @Test
   void aStoreOnAClusterNobodyAnswersForStartsNoThreadWhileItRetries() throws Exception {
-    List<String> seeds = List.of("redis://127.0.0.1:" + closedPort());
+    List<String> seeds = List.of(RedisServers.unreachableUri());
     Set<Thread> before = Thread.getAllStackTraces().keySet();
     Set<Thread> started;
     try (RedisStore store = RedisStore.open(settings(seeds), "threads", 1, Clock.SYSTEM, 100)) {
@@ -191,12 +189,6 @@ class StoreThreadsIT {
     }
     assertThat(done.await(60, TimeUnit.SECONDS)).as("requests done within a minute").isTrue();
     assertThat(failures).isEmpty();
-  }
-
-  private static int closedPort() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      return socket.getLocalPort();
-    }
   }
 
   private interface ThreadBody {

@@ -11,8 +11,6 @@ import dev.sluice.it.agent.AgentServer;
 import dev.sluice.it.agent.AgentWebApp;
 import dev.sluice.it.redis.RedisClusterHandle;
 import dev.sluice.it.redis.RedisServers;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -78,7 +76,7 @@ class AgentClusterStopIT {
 
   @Test
   void exitsOnceStoppedWithAClusterNobodyAnswersFor() throws Exception {
-    String seed = "redis://127.0.0.1:" + closedPort();
+    String seed = RedisServers.unreachableUri();
     try (AgentRun run = new AgentRun(AgentWebApp.create(CONTAINER, rules(List.of(seed))))) {
       AgentServer server = run.start(CONTAINER);
       assertThat(server.http().get("/api/hello", "10.31.0.2").statusCode())
@@ -93,12 +91,5 @@ class AgentClusterStopIT {
   private static void assertExitsOnceStopped(AgentServer server) throws Exception {
     server.jvm().closeInput();
     assertThat(server.jvm().awaitExit(EXIT)).as("the JVM's exit code").isZero();
-  }
-
-  /** A loopback port nothing listens on: bound by the system, then closed. */
-  private static int closedPort() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      return socket.getLocalPort();
-    }
   }
 }
