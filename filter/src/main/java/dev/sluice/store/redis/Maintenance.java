@@ -145,6 +145,7 @@ final class Maintenance implements AutoCloseable {
     ConnectedClient current = client;
     if (current != null) {
       current.close();
+      PoolEvictor.awaitEnding();
     }
   }
 }

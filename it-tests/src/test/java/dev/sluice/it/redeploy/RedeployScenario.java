@@ -27,10 +27,11 @@ abstract class RedeployScenario {
   private static final int WARM_UP = 5;
 
   /**
-   * What the heap may wander between two full collections with nothing leaked; one application
-   * leaked each time would keep at least its classes' statics, many times this over fifteen.
+   * What the heap may wander between two full collections with nothing leaked: up to 2 MB was seen
+   * (1.3 MB down as often as up). A deployed app holds 0.4 MB (memory store) to 1.5 MB (Redis)
+   * more than none, so fifteen leaked would hold 6 MB at the very least.
    */
-  private static final long HEAP_SLACK_BYTES = 2L << 20;
+  private static final long HEAP_SLACK_BYTES = 4L << 20;
 
   private RedeployingTomcat tomcat;
 
@@ -57,11 +58,15 @@ abstract class RedeployScenario {
       Figures warm = null;
       for (int deploy = 1; deploy <= DEPLOYS; deploy++) {
         tomcat.deploy(app);
-        assertLimits(deploy);
-        tomcat.undeploy();
+        try {
+          assertLimits(deploy);
+        } finally {
+          tomcat.undeploy();
+        }
         if (deploy == WARM_UP) {
           warm = tomcat.measure();
         }
+
       }
       Figures last = tomcat.measure();
       System.out.printf(
@@ -101,7 +106,7 @@ abstract class RedeployScenario {
     client_ip:
       trusted_proxies: [127.0.0.1/32, "::1/128"]
     rules:
-      - { id: hello, match: { path: /api/hello }, key: ip, limit: 2, window: 1h,
+      - { id: hello, match: { path: /app/api/hello }, key: ip, limit: 2, window: 1h,
           on_error: fail_closed }
     """
         .formatted(store);

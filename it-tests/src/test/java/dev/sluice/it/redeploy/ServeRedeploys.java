@@ -52,6 +52,10 @@ public final class ServeRedeploys {
     connector.setProperty("address", "127.0.0.1");
     tomcat.setConnector(connector);
     tomcat.getHost().setAutoDeploy(false);
+    // No background processing (reloading, session expiry), which nothing here needs: a utility
+    // thread that happens to be processing the app as it is undeployed carries the app's loader
+    // as its context loader for that moment, which Tomcat reports as a thread the app started.
+    tomcat.getEngine().setBackgroundProcessorDelay(-1);
     tomcat.start();
     return connector.getLocalPort();
   }
