@@ -33,6 +33,12 @@ final class Maintenance implements AutoCloseable {
   /** The client and its pipelines; null until the first successful connection. */
   private volatile ConnectedClient client;
 
+  /**
+   * Set by {@link #close}, which waits a second for a round in progress: a connect can take longer
+   * (the timeout per seed), and the client it then brings back must be closed by this thread.
+   */
+  private volatile boolean closed;
+
   Maintenance(
       Supplier<UnifiedJedis> connector,
       long timeoutMillis,
@@ -115,6 +121,10 @@ final class Maintenance implements AutoCloseable {
     try {
       ConnectedClient connected = connected(connector.get());
       client = connected;
+      if (closed) {
+        connected.close(); // close() may have read client before it was set
+        return null;
+      }
       handover.run(connected.pipeliner, time.arg(), breakers.whole());
       return connected;
     } catch (RuntimeException e) {
@@ -136,6 +146,7 @@ final class Maintenance implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     thread.shutdownNow();
     try {
       thread.awaitTermination(1, TimeUnit.SECONDS);
