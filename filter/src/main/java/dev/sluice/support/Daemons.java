@@ -27,14 +27,24 @@ public final class Daemons {
   }
 
   /** Threads for an executor of one thread: each named {@code name}. */
-  public static ThreadFactory named(String name) {
-    return task -> create(name, task);
+  public static ThreadFactory named(final String name) {
+    return new ThreadFactory() {
+      @Override
+      public Thread newThread(Runnable task) {
+        return create(name, task);
+      }
+    };
   }
 
   /** Threads for an executor of several: named {@code prefix} and a number, from 1. */
-  public static ThreadFactory numbered(String prefix) {
-    AtomicInteger made = new AtomicInteger();
-    return task -> create(prefix + made.incrementAndGet(), task);
+  public static ThreadFactory numbered(final String prefix) {
+    final AtomicInteger made = new AtomicInteger();
+    return new ThreadFactory() {
+      @Override
+      public Thread newThread(Runnable task) {
+        return create(prefix + made.incrementAndGet(), task);
+      }
+    };
   }
 
   /**
@@ -42,27 +52,36 @@ public final class Daemons {
    * and privileged. For a library call that may start a thread of its own (the JDK's file watcher,
    * Jedis's Sentinel listeners, commons-pool's evictor), which would inherit both.
    */
-  public static <T> T detached(Supplier<T> action) {
+  public static <T> T detached(final Supplier<T> action) {
     return AccessController.doPrivileged(
-        (PrivilegedAction<T>)
-            () -> {
-              Thread current = Thread.currentThread();
-              ClassLoader was = current.getContextClassLoader();
-              current.setContextClassLoader(null);
-              try {
-                return action.get();
-              } finally {
-                current.setContextClassLoader(was);
-              }
-            });
+        new PrivilegedAction<T>() {
+          @Override
+          public T run() {
+            Thread current = Thread.currentThread();
+            ClassLoader was = current.getContextClassLoader();
+            current.setContextClassLoader(null);
+            try {
+              return action.get();
+            } finally {
+              current.setContextClassLoader(was);
+            }
+          }
+        });
   }
 
-  private static Thread create(String name, Runnable task) {
+  /**
+   * No lambdas here: the agent starts threads from {@code premain}, where bootstrapping a lambda
+   * would load {@code java.lang.invoke} while other agents are still setting up their own.
+   */
+  private static Thread create(final String name, final Runnable task) {
     return detached(
-        () -> {
-          Thread thread = new Thread(task, name);
-          thread.setDaemon(true);
-          return thread;
+        new Supplier<Thread>() {
+          @Override
+          public Thread get() {
+            Thread thread = new Thread(task, name);
+            thread.setDaemon(true);
+            return thread;
+          }
         });
   }
 }
