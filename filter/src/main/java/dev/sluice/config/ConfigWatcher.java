@@ -1,5 +1,6 @@
 package dev.sluice.config;
 
+import dev.sluice.support.Daemons;
 import dev.sluice.support.Failures;
 import java.io.Closeable;
 import java.io.IOException;
@@ -33,10 +34,9 @@ final class ConfigWatcher implements Closeable {
   private volatile boolean closed;
 
   ConfigWatcher(Path file, Runnable reload, long pollMillis) {
-    this.events = register(file);
-    this.thread = new Thread(() -> loop(reload, pollMillis), "sluice-config-watcher");
-    thread.setDaemon(true);
-    thread.start();
+    // The JDK's watch service starts a thread of its own, which would inherit this one's loader.
+    this.events = Daemons.detached(() -> register(file));
+    this.thread = Daemons.start("sluice-config-watcher", () -> loop(reload, pollMillis));
   }
 
   /** File events for the file's directory, or null to poll only (no file, or no events). */

@@ -1,5 +1,6 @@
 package dev.sluice.simulate;
 
+import dev.sluice.support.Daemons;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,9 +54,7 @@ final class LogFeed implements AutoCloseable {
     for (int i = 0; i < BATCHES; i++) {
       free.add(new Batch(format, notLogged));
     }
-    reader = new Thread(() -> read(log, format), "sluice-simulate-reader");
-    reader.setDaemon(true);
-    reader.start();
+    reader = Daemons.start("sluice-simulate-reader", () -> read(log, format));
   }
 
   /** The next batch in the log's order; the last one says so, and may be empty. */

@@ -1,6 +1,7 @@
 package dev.sluice.store;
 
 import dev.sluice.algo.Algorithm;
+import dev.sluice.support.Daemons;
 import java.util.Collection;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -246,12 +247,7 @@ public final class MemoryStore implements Store {
 
   private ScheduledExecutorService startSweeper(long everyMillis) {
     ScheduledExecutorService executor =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "sluice-memory-sweeper");
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newSingleThreadScheduledExecutor(Daemons.named("sluice-memory-sweeper"));
     executor.scheduleWithFixedDelay(
         this::sweepQuietly, everyMillis, everyMillis, TimeUnit.MILLISECONDS);
     return executor;

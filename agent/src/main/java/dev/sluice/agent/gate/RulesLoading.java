@@ -4,6 +4,7 @@ import dev.sluice.config.ConfigSource;
 import dev.sluice.config.LiveLimiter;
 import dev.sluice.config.OnInvalidConfig;
 import dev.sluice.http.Enforcer;
+import dev.sluice.support.Daemons;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -131,12 +132,10 @@ final class RulesLoading implements Runnable {
       return;
     }
     deadline = ticker.nanos() + TimeUnit.SECONDS.toNanos(LOADING_SECONDS);
-    Thread thread = new Thread(this, "sluice-agent-start");
-    thread.setDaemon(true);
-    // The threads Sluice starts inherit this: Tomcat's logging (JULI) files a line by the context
-    // class loader, and knows the system loader's configuration but not the agent's own loader.
-    thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
-    thread.start();
+    // With no context class loader, as every thread of Sluice's: Tomcat's logging (JULI) files a
+    // line by the context class loader, and takes none for its own (the system loader's
+    // configuration), where it would know nothing of the agent's isolated loader.
+    Daemons.start("sluice-agent-start", this);
   }
 
   @Override

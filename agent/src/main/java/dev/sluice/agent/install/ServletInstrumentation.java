@@ -11,6 +11,7 @@ import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
+import dev.sluice.support.Daemons;
 import java.lang.instrument.Instrumentation;
 import java.util.concurrent.atomic.AtomicInteger;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -45,30 +46,26 @@ final class ServletInstrumentation {
       Instrumentation instrumentation, DeferredTransformer.LoggingWatch watch) {
     final DeferredTransformer deferred = new DeferredTransformer(watch);
     instrumentation.addTransformer(deferred, false);
-    Thread thread =
-        new Thread(
-            new Runnable() {
-              @Override
-              public void run() {
-                long start = System.nanoTime();
-                try {
-                  deferred.ready(
-                      builder(AgentBuilder.RedefinitionStrategy.DISABLED, new TransformLog())
-                          .makeRaw());
-                  AgentLog.fine(
-                      "Sluice: instrumentation ready after "
-                          + (System.nanoTime() - start) / 1_000_000
-                          + " ms");
-                } catch (Throwable t) {
-                  deferred.ready(null);
-                  AgentLog.severe("Sluice: instrumentation failed; nothing is limited", t);
-                }
-              }
-            },
-            "sluice-agent-instrument");
-    thread.setDaemon(true);
-    thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
-    thread.start();
+    Daemons.start(
+        "sluice-agent-instrument",
+        new Runnable() {
+          @Override
+          public void run() {
+            long start = System.nanoTime();
+            try {
+              deferred.ready(
+                  builder(AgentBuilder.RedefinitionStrategy.DISABLED, new TransformLog())
+                      .makeRaw());
+              AgentLog.fine(
+                  "Sluice: instrumentation ready after "
+                      + (System.nanoTime() - start) / 1_000_000
+                      + " ms");
+            } catch (Throwable t) {
+              deferred.ready(null);
+              AgentLog.severe("Sluice: instrumentation failed; nothing is limited", t);
+            }
+          }
+        });
   }
 
   /**

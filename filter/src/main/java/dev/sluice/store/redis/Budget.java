@@ -13,19 +13,18 @@ import redis.clients.jedis.exceptions.JedisException;
  * timeout, which also undoes what a lane left on it.
  */
 final class Budget {
-  private static final ThreadLocal<long[]> DEADLINE =
-      new ThreadLocal<long[]>() {
-        @Override
-        protected long[] initialValue() {
-          return new long[2]; // the deadline, and 1 once a connection was cut short
-        }
-      };
+  /**
+   * The deadline, and 1 once a connection was cut short. A plain ThreadLocal holding a JDK type:
+   * the request threads it is set on are the container's, and outlive a web application, which a
+   * ThreadLocal subclass of ours (or a value of ours) would then keep, as Tomcat warns at undeploy.
+   */
+  private static final ThreadLocal<long[]> DEADLINE = new ThreadLocal<>();
 
   private Budget() {}
 
   /** Runs {@code send} with connections bounded by {@code deadline} ({@link System#nanoTime}). */
   static void within(long deadline, Runnable send) {
-    long[] held = DEADLINE.get();
+    long[] held = held();
     held[0] = deadline;
     held[1] = 0;
     try {
@@ -41,7 +40,7 @@ final class Budget {
    * timed out says more of the caller's budget than of Redis, so no breaker hears of it.
    */
   static boolean cutShort() {
-    return DEADLINE.get()[1] != 0;
+    return held()[1] != 0;
   }
 
   /**
@@ -49,7 +48,7 @@ final class Budget {
    * its pool and throws {@link Expired} when the thread's budget is spent.
    */
   static Connection apply(Connection connection, int configuredMillis) {
-    long[] held = DEADLINE.get();
+    long[] held = held();
     int millis = configuredMillis;
     if (held[0] != 0) {
       long left = TimeUnit.NANOSECONDS.toMillis(held[0] - System.nanoTime());
@@ -66,6 +65,15 @@ final class Budget {
       connection.setSoTimeout(millis);
     }
     return connection;
+  }
+
+  private static long[] held() {
+    long[] held = DEADLINE.get();
+    if (held == null) {
+      held = new long[2];
+      DEADLINE.set(held);
+    }
+    return held;
   }
 
   /** A call not sent because its caller stopped waiting: it says nothing of Redis. */

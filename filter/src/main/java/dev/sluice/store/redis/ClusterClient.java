@@ -26,19 +26,27 @@ final class ClusterClient extends JedisCluster implements ShardBreakers.SlotMap 
 
   /**
    * One attempt per command: a command that timed out may already have counted, so it is never
-   * retried. The slot map is refreshed every {@code refresh}: decisions go through pipelines, and a
-   * cluster pipeline never refreshes it itself, so after a failover every call for the moved slots
-   * would go to the old master forever (after a resharding, {@link Redirects} reads it on MOVED).
+   * retried. The client starts no thread: Jedis's periodic refresh of the slot map would be a
+   * thread of its own, started before any seed is asked and left running when none answers (a
+   * store retries every second), so the store's maintenance calls {@link #refreshSlots} instead.
    */
   static ClusterClient connect(
       Set<HostAndPort> seeds,
       JedisClientConfig client,
       GenericObjectPoolConfig<Connection> pool,
-      Duration refresh,
       int timeoutMillis) {
     return new ClusterClient(
-        new Budgeted(seeds, client, pool, refresh, timeoutMillis),
-        Duration.ofMillis(timeoutMillis));
+        new Budgeted(seeds, client, pool, timeoutMillis), Duration.ofMillis(timeoutMillis));
+  }
+
+  /**
+   * Reads the slot map again from a node that answers. Decisions go through pipelines, and a
+   * cluster pipeline never reads it itself, so after a failover every call for the moved slots
+   * would go to the old master forever (after a resharding, {@link Redirects} reads it on MOVED);
+   * a plain command reads it again when its connection fails.
+   */
+  void refreshSlots() {
+    slots.renewSlotCache();
   }
 
   @Override
@@ -59,9 +67,8 @@ final class ClusterClient extends JedisCluster implements ShardBreakers.SlotMap 
         Set<HostAndPort> seeds,
         JedisClientConfig client,
         GenericObjectPoolConfig<Connection> pool,
-        Duration refresh,
         int timeoutMillis) {
-      super(seeds, client, pool, refresh);
+      super(seeds, client, pool);
       this.timeoutMillis = timeoutMillis;
     }
 

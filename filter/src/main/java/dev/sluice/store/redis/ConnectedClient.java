@@ -30,6 +30,13 @@ final class ConnectedClient implements AutoCloseable {
     return Math.min(4, Math.max(2, cores));
   }
 
+  /** On Redis Cluster, reads the slot map again, so pipelines follow a failover within a round. */
+  void followSlots() {
+    if (redis instanceof ClusterClient) {
+      ((ClusterClient) redis).refreshSlots();
+    }
+  }
+
   @Override
   public void close() {
     pipeliner.close();

@@ -1,6 +1,7 @@
 package dev.sluice.store.redis;
 
 import dev.sluice.metrics.RoundTrips;
+import dev.sluice.support.Daemons;
 import dev.sluice.support.Failures;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -12,9 +13,9 @@ import redis.clients.jedis.UnifiedJedis;
 
 /**
  * What a Redis store does off the request path, on one thread, once a second: connects (again and
- * again while Redis is unreachable, so a store can start before its Redis), hands over what was
- * admitted locally, beats the fleet's heartbeat and forgets local denials that have ended. It owns
- * the {@link ConnectedClient}, which requests only read.
+ * again while Redis is unreachable, so a store can start before its Redis), reads a cluster's slot
+ * map again, hands over what was admitted locally, beats the fleet's heartbeat and forgets local
+ * denials that have ended. It owns the {@link ConnectedClient}, which requests only read.
  */
 final class Maintenance implements AutoCloseable {
   private final Failures failures = new Failures(Logger.getLogger("dev.sluice.store.redis"));
@@ -31,6 +32,12 @@ final class Maintenance implements AutoCloseable {
 
   /** The client and its pipelines; null until the first successful connection. */
   private volatile ConnectedClient client;
+
+  /**
+   * Set by {@link #close}, which waits a second for a round in progress: a connect can take longer
+   * (the timeout per seed), and the client it then brings back must be closed by this thread.
+   */
+  private volatile boolean closed;
 
   Maintenance(
       Supplier<UnifiedJedis> connector,
@@ -51,12 +58,7 @@ final class Maintenance implements AutoCloseable {
     this.time = time;
     this.roundTrips = roundTrips;
     this.thread =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "sluice-redis-maintenance");
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newSingleThreadScheduledExecutor(Daemons.named("sluice-redis-maintenance"));
     run();
     thread.scheduleWithFixedDelay(this::run, 1, 1, TimeUnit.SECONDS);
   }
@@ -102,10 +104,13 @@ final class Maintenance implements AutoCloseable {
     ConnectedClient current = client;
     if (current == null) {
       current = connect();
-    } else if (ledger.owes(key -> !breakers.unreachable(key, null))) {
-      // Decided locally around a switch, after the handover had taken its list. Keys of masters
-      // still failing wait for their probe: while all are, nothing is copied or sent each second.
-      handover.run(current.pipeliner, time.arg(), null);
+    } else {
+      current.followSlots();
+      if (ledger.owes(key -> !breakers.unreachable(key, null))) {
+        // Decided locally around a switch, after the handover had taken its list. Keys of masters
+        // still failing wait for their probe: while all are, nothing is copied or sent each second.
+        handover.run(current.pipeliner, time.arg(), null);
+      }
     }
     if (current != null && fleet.isAuto()) {
       fleet.beat(current.redis, time);
@@ -114,9 +119,12 @@ final class Maintenance implements AutoCloseable {
 
   private ConnectedClient connect() {
     try {
-      ConnectedClient connected =
-          new ConnectedClient(connector.get(), timeoutMillis, breakers, roundTrips);
+      ConnectedClient connected = connected(connector.get());
       client = connected;
+      if (closed) {
+        connected.close(); // close() may have read client before it was set
+        return null;
+      }
       handover.run(connected.pipeliner, time.arg(), breakers.whole());
       return connected;
     } catch (RuntimeException e) {
@@ -126,8 +134,19 @@ final class Maintenance implements AutoCloseable {
     }
   }
 
+  /** The client and its pipelines, or the client closed and the failure thrown. */
+  private ConnectedClient connected(UnifiedJedis redis) {
+    try {
+      return new ConnectedClient(redis, timeoutMillis, breakers, roundTrips);
+    } catch (RuntimeException | Error e) {
+      redis.close(); // else its connections, and a cluster client's pools, would stay open
+      throw e;
+    }
+  }
+
   @Override
   public void close() {
+    closed = true;
     thread.shutdownNow();
     try {
       thread.awaitTermination(1, TimeUnit.SECONDS);
@@ -137,6 +156,7 @@ final class Maintenance implements AutoCloseable {
     ConnectedClient current = client;
     if (current != null) {
       current.close();
+      PoolEvictor.awaitEnding();
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.store.redis;
 
 import dev.sluice.metrics.RoundTrips;
+import dev.sluice.support.Daemons;
 import dev.sluice.support.Failures;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,8 +11,9 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -71,9 +73,9 @@ final class Pipeliner implements AutoCloseable {
   private final Thread[] senders;
 
   /**
-   * On Redis Cluster, the threads that read the replies of a pipeline spanning several masters, one
-   * per master but the last; Jedis would otherwise start new ones for every such pipeline. Null on
-   * a server without cluster slots.
+   * On Redis Cluster, the threads that send and read a pipeline's calls to each master when it
+   * spans several, one task per master; Jedis would otherwise start new ones for every such
+   * pipeline. Null on a server without cluster slots.
    */
   private final ExecutorService nodeReaders;
 
@@ -95,22 +97,33 @@ final class Pipeliner implements AutoCloseable {
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     this.lanes = lanes;
     this.bundles = !(redis instanceof JedisCluster);
-    this.nodeReaders =
-        redis instanceof JedisCluster
-            ? Executors.newCachedThreadPool(
-                r -> {
-                  Thread t = new Thread(r, "sluice-redis-node-reader");
-                  t.setDaemon(true);
-                  return t;
-                })
-            : null;
+    this.nodeReaders = redis instanceof JedisCluster ? nodeReaders(lanes + senders) : null;
     this.redirects = redis instanceof ClusterClient ? ((ClusterClient) redis).redirects() : null;
     this.senders = new Thread[senders];
     for (int i = 0; i < senders; i++) {
-      this.senders[i] = new Thread(this::sendQueued, "sluice-redis-pipeline-" + i);
-      this.senders[i].setDaemon(true);
-      this.senders[i].start();
+      this.senders[i] = Daemons.start("sluice-redis-pipeline-" + i, this::sendQueued);
     }
+  }
+
+  /**
+   * At most two threads for each pipeline that can be in flight at once ({@code pipelines}), made
+   * as pipelines need them and ended after a minute idle: enough for every pipeline to progress,
+   * however many masters it spans, and never a thread per request, which a flood could otherwise
+   * make. A task beyond them waits for one; a task refused (the store is closing) runs on the
+   * caller, since Jedis waits for every task it handed over and would otherwise wait forever.
+   */
+  private static ExecutorService nodeReaders(int pipelines) {
+    ThreadPoolExecutor readers =
+        new ThreadPoolExecutor(
+            2 * pipelines,
+            2 * pipelines,
+            1,
+            TimeUnit.MINUTES,
+            new LinkedBlockingQueue<Runnable>(),
+            Daemons.numbered("sluice-redis-node-reader-"),
+            (task, pool) -> task.run());
+    readers.allowCoreThreadTimeOut(true);
+    return readers;
   }
 
   /**

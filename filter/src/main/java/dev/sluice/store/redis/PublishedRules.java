@@ -208,5 +208,6 @@ public final class PublishedRules implements AutoCloseable {
   @Override
   public void close() {
     redis.close();
+    PoolEvictor.awaitEnding();
   }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.store.redis;
 
+import dev.sluice.support.Daemons;
 import java.io.UnsupportedEncodingException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -28,9 +29,6 @@ import redis.clients.jedis.providers.SentineledConnectionProvider;
  * that much before the breaker takes over.
  */
 public final class RedisSettings {
-  /** How often a cluster client asks for the slot map, so a failover is followed within it. */
-  private static final Duration TOPOLOGY_REFRESH = Duration.ofSeconds(1);
-
   /** Idle connections a pool keeps per node, however long idle. */
   static final int KEPT_IDLE = 2;
 
@@ -93,8 +91,16 @@ public final class RedisSettings {
     return new RedisSettings(nodes, sentinelMaster, cluster, timeoutMillis, poolSize);
   }
 
-  /** Connects; the client reconnects by itself later, and never throws here for a down server. */
+  /**
+   * Connects; the client reconnects by itself later, and never throws here for a down server. The
+   * threads Jedis and its pools start (Sentinel listeners, the idle-connection evictor) are {@link
+   * Daemons#detached} from the calling thread, which may be a web application's.
+   */
   UnifiedJedis connect() {
+    return Daemons.detached(this::connectHere);
+  }
+
+  private UnifiedJedis connectHere() {
     JedisClientConfig client = clientConfig();
     GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
     pool.setMaxTotal(poolSize);
@@ -103,7 +109,7 @@ public final class RedisSettings {
     pool.setMaxWait(Duration.ofMillis(timeoutMillis));
     idleConnectionsClose(pool);
     if (cluster) {
-      return ClusterClient.connect(hostsAndPorts(), client, pool, TOPOLOGY_REFRESH, timeoutMillis);
+      return ClusterClient.connect(hostsAndPorts(), client, pool, timeoutMillis);
     }
     ConnectionProvider connections =
         sentinelMaster != null

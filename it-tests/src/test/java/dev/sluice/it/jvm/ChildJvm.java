@@ -173,6 +173,11 @@ public final class ChildJvm implements AutoCloseable {
     stdin.flush();
   }
 
+  /** Ends the child's standard input, as a test says it is done. */
+  public void closeInput() throws IOException {
+    stdin.close();
+  }
+
   /** Waits for the child to exit with code 0. */
   public void awaitSuccess(Duration timeout) throws InterruptedException {
     int code = awaitExit(timeout);

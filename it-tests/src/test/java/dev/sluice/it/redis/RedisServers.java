@@ -71,6 +71,11 @@ public final class RedisServers {
     return RedisClusterHandle.start(processBinary(), masters, replicasPerMaster);
   }
 
+  /** A loopback URL nobody answers at: a free port handed out once in this JVM, never bound. */
+  public static String unreachableUri() {
+    return "redis://127.0.0.1:" + Ports.free();
+  }
+
   /** A master, one replica and three sentinels watching it as "mymaster". */
   public static RedisSentinelHandle sentinel() {
     return RedisSentinelHandle.start(processBinary());
