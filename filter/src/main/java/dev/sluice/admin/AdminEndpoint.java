@@ -62,7 +62,7 @@ public final class AdminEndpoint implements Admin {
     }
     String resource = resourceOf(in.path(), exchange.path());
     if (resource == null
-        || !limiter.rules().clientIp().clientWithin(exchange, in.allow())
+        || !in.clientIp().clientWithin(exchange, in.allow())
         || in.refusesToken(bearerToken(exchange.headers("Authorization")))
         || !exchange.clearForResponse()) {
       return false;

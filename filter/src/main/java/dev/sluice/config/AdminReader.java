@@ -2,6 +2,7 @@ package dev.sluice.config;
 
 import dev.sluice.admin.AdminSettings;
 import dev.sluice.core.Cidr;
+import dev.sluice.core.ClientIp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +21,11 @@ final class AdminReader {
 
   private AdminReader() {}
 
-  static AdminSettings read(Fields f, Problems problems, Map<String, String> environment) {
+  /**
+   * @param clientIp the file's {@code client_ip}, which the endpoint follows too
+   */
+  static AdminSettings read(
+      Fields f, Problems problems, Map<String, String> environment, ClientIp clientIp) {
     if (f == null) {
       return null;
     }
@@ -56,7 +61,7 @@ final class AdminReader {
     } else if (tokens != null) {
       token = token(tokens.get(0), problems, environment);
     }
-    return new AdminSettings(path, allow, token);
+    return new AdminSettings(path, allow, token, clientIp);
   }
 
   private static String token(

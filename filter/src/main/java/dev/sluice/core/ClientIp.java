@@ -100,6 +100,23 @@ public final class ClientIp {
     return nearest;
   }
 
+  /** Same proxies, header and prefix: the same clients found in any request. */
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof ClientIp)) {
+      return false;
+    }
+    ClientIp other = (ClientIp) o;
+    return trustedProxies.toString().equals(other.trustedProxies.toString())
+        && chainHeader.equals(other.chainHeader)
+        && ipv6Prefix == other.ipv6Prefix;
+  }
+
+  @Override
+  public int hashCode() {
+    return trustedProxies.toString().hashCode() * 31 + ipv6Prefix;
+  }
+
   /** The client an address stands for: itself, or for IPv6 its network. */
   private String client(byte[] address) {
     if (address.length == 4 || ipv6Prefix == 128) {

@@ -42,7 +42,8 @@ final class AdminTesting {
     for (int i = 0; i < cidrs.length; i++) {
       allow[i] = Cidr.parse(cidrs[i]);
     }
-    admin.configure(new AdminSettings("/_sluice", Arrays.asList(allow), token));
+    admin.configure(
+        new AdminSettings("/_sluice", Arrays.asList(allow), token, limiter.rules().clientIp()));
     return this;
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.admin.AdminSettings;
 import dev.sluice.core.Cidr;
+import dev.sluice.core.ClientIp;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class AdminReaderTest {
   private static final String TOKEN = "tok-abcdefghijklmnop";
+  private static final ClientIp NO_PROXY = new ClientIp(List.of());
 
   private static AdminSettings read(String admin, Map<String, String> environment)
       throws InvalidConfigException {
@@ -35,7 +37,7 @@ class AdminReaderTest {
   @Test
   void anEmptySectionServesThisHostAtTheDefaultPath() throws Exception {
     assertThat(read("admin: {}\n", Collections.emptyMap()))
-        .isEqualTo(new AdminSettings("/_sluice", AdminSettings.LOOPBACK, null));
+        .isEqualTo(new AdminSettings("/_sluice", AdminSettings.LOOPBACK, null, NO_PROXY));
   }
 
   @Test
@@ -48,7 +50,10 @@ class AdminReaderTest {
     assertThat(settings)
         .isEqualTo(
             new AdminSettings(
-                "/ops/limits", List.of(Cidr.parse("10.0.0.0/8"), Cidr.parse("::1")), TOKEN));
+                "/ops/limits",
+                List.of(Cidr.parse("10.0.0.0/8"), Cidr.parse("::1")),
+                TOKEN,
+                NO_PROXY));
   }
 
   @Test
