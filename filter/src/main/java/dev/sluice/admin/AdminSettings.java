@@ -66,14 +66,17 @@ public final class AdminSettings {
 
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof AdminSettings)) {
-      return false;
-    }
-    AdminSettings other = (AdminSettings) o;
-    return path.equals(other.path)
+    return o instanceof AdminSettings
+        && sameSectionAs((AdminSettings) o)
+        && clientIp.equals(((AdminSettings) o).clientIp);
+  }
+
+  /** Whether {@code other} says the same as this {@code admin} section, whatever its client_ip. */
+  public boolean sameSectionAs(AdminSettings other) {
+    return other != null
+        && path.equals(other.path)
         && allow.toString().equals(other.allow.toString())
-        && Arrays.equals(tokenDigest, other.tokenDigest)
-        && clientIp.equals(other.clientIp);
+        && Arrays.equals(tokenDigest, other.tokenDigest);
   }
 
   @Override
