@@ -34,7 +34,7 @@ public final class AdminSettings {
    * @param path where the endpoint answers: {@code /_sluice}, the full request path, as rules see
    *     it (a web application's context path included)
    * @param token what requests must send as {@code Authorization: Bearer <token>}, or null when
-   *     their address suffices
+   *     their address suffices (the file said {@code allow_without_token: true})
    * @param clientIp how the client's address is found: the file's {@code client_ip}
    */
   public AdminSettings(String path, List<Cidr> allow, String token, ClientIp clientIp) {
@@ -91,7 +91,7 @@ public final class AdminSettings {
     return path
         + " for "
         + allow
-        + (tokenDigest == null ? "" : " with a token")
+        + (tokenDigest == null ? " without a token" : " with a token")
         + (proxies.isEmpty() ? "" : " behind " + proxies);
   }
 }

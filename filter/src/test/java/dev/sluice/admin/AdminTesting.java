@@ -49,11 +49,16 @@ final class AdminTesting {
 
   /** A GET of {@code path} from {@code ip}, with the token when not null. */
   static FakeExchange get(String path, String ip, String token) {
-    TestRequest request = TestRequest.get(path).from(ip);
+    TestRequest request = request(path, ip);
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
     return new FakeExchange(request);
+  }
+
+  /** A GET of {@code path} from {@code ip} naming this host, as a client on this host does. */
+  static TestRequest request(String path, String ip) {
+    return TestRequest.get(path).from(ip).header("Host", "localhost:8080");
   }
 
   @SuppressWarnings("unchecked")
