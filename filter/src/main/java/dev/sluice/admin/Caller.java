@@ -64,7 +64,7 @@ final class Caller {
    * True for one {@code Host} of {@code localhost} or a loopback address, with or without a port;
    * no name is looked up.
    */
-  static boolean namesThisHost(List<String> hosts) {
+  private static boolean namesThisHost(List<String> hosts) {
     if (hosts.size() != 1) {
       return false;
     }
