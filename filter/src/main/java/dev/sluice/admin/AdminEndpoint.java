@@ -17,11 +17,11 @@ import java.util.Locale;
  * /metrics} the Prometheus text, {@code /explain} what the rules would do to a request. Off until
  * the config has an {@code admin} section, and it follows that section through reloads.
  *
- * <p>It answers only a request that reaches one of these paths spelled exactly so, from an address
- * it allows (the client's address as the rules find it: forwarding headers count only from trusted
- * proxies) and with the token if one is set. Every other request, whatever it lacks, goes on to the
- * application as any unknown path would, counted by the rules like one: nothing tells a stranger
- * that the endpoint exists.
+ * <p>It answers only a request that reaches one of these paths spelled exactly so, from a {@link
+ * Caller} it allows (found as the file's {@code client_ip} says, and more strictly than the rules
+ * find clients) and with the token unless the file lets the endpoint do without one. Every other
+ * request, whatever it lacks, goes on to the application as any unknown path would, counted by the
+ * rules like one: nothing tells a stranger that the endpoint exists.
  */
 public final class AdminEndpoint implements Admin {
   static final String JSON = "application/json";
@@ -62,7 +62,7 @@ public final class AdminEndpoint implements Admin {
     }
     String resource = resourceOf(in.path(), exchange.path());
     if (resource == null
-        || !limiter.rules().clientIp().clientWithin(exchange, in.allow())
+        || !Caller.isAllowed(exchange, in.clientIp(), in.allow())
         || in.refusesToken(bearerToken(exchange.headers("Authorization")))
         || !exchange.clearForResponse()) {
       return false;

@@ -1,6 +1,7 @@
 package dev.sluice.admin;
 
 import dev.sluice.core.Cidr;
+import dev.sluice.core.ClientIp;
 import dev.sluice.support.ShortHash;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -12,6 +13,10 @@ import java.util.List;
  * The {@code admin} section: where the endpoint answers and whom. Without the section there is no
  * endpoint at all. The token is kept only as its SHA-256, and compared as such in constant time:
  * digests of equal length leak neither the token's length nor how much of it a guess got right.
+ *
+ * <p>Whom the endpoint believes about the client's address is the file's {@code client_ip}, kept
+ * here rather than read from the rules in force: the kill switch puts no rules in force, and must
+ * not make the endpoint believe the ingress's address is the client's.
  */
 public final class AdminSettings {
   public static final String DEFAULT_PATH = "/_sluice";
@@ -23,17 +28,20 @@ public final class AdminSettings {
   private final String path;
   private final List<Cidr> allow;
   private final byte[] tokenDigest;
+  private final ClientIp clientIp;
 
   /**
    * @param path where the endpoint answers: {@code /_sluice}, the full request path, as rules see
    *     it (a web application's context path included)
    * @param token what requests must send as {@code Authorization: Bearer <token>}, or null when
-   *     their address suffices
+   *     their address suffices (the file said {@code allow_without_token: true})
+   * @param clientIp how the client's address is found: the file's {@code client_ip}
    */
-  public AdminSettings(String path, List<Cidr> allow, String token) {
+  public AdminSettings(String path, List<Cidr> allow, String token, ClientIp clientIp) {
     this.path = path;
     this.allow = Collections.unmodifiableList(new ArrayList<>(allow));
     this.tokenDigest = token == null ? null : ShortHash.sha256(token);
+    this.clientIp = clientIp;
   }
 
   String path() {
@@ -42,6 +50,10 @@ public final class AdminSettings {
 
   List<Cidr> allow() {
     return allow;
+  }
+
+  ClientIp clientIp() {
+    return clientIp;
   }
 
   /** True when a token is needed and {@code given} is not it. */
@@ -54,11 +66,15 @@ public final class AdminSettings {
 
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof AdminSettings)) {
-      return false;
-    }
-    AdminSettings other = (AdminSettings) o;
-    return path.equals(other.path)
+    return o instanceof AdminSettings
+        && sameSectionAs((AdminSettings) o)
+        && clientIp.equals(((AdminSettings) o).clientIp);
+  }
+
+  /** Whether {@code other} says the same as this {@code admin} section, whatever its client_ip. */
+  public boolean sameSectionAs(AdminSettings other) {
+    return other != null
+        && path.equals(other.path)
         && allow.toString().equals(other.allow.toString())
         && Arrays.equals(tokenDigest, other.tokenDigest);
   }
@@ -71,6 +87,11 @@ public final class AdminSettings {
   /** Where and whom, never the token. */
   @Override
   public String toString() {
-    return path + " for " + allow + (tokenDigest == null ? "" : " with a token");
+    List<Cidr> proxies = clientIp.trustedProxies();
+    return path
+        + " for "
+        + allow
+        + (tokenDigest == null ? " without a token" : " with a token")
+        + (proxies.isEmpty() ? "" : " behind " + proxies);
   }
 }

@@ -2,6 +2,7 @@ package dev.sluice.config;
 
 import dev.sluice.admin.AdminSettings;
 import dev.sluice.core.Cidr;
+import dev.sluice.core.ClientIp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,9 +10,14 @@ import java.util.Map;
 /**
  * Reads the {@code admin} section; no section, no endpoint. The token should come from the
  * environment, {@code token: ${SLUICE_ADMIN_TOKEN}}, so it never sits in a file that is copied
- * around; an unset variable is an error, not an empty token that anyone could send.
+ * around; an unset variable is an error, not an empty token that anyone could send. A section
+ * without a token is an error too unless it says {@code allow_without_token: true}: the address
+ * alone is weak proof (a proxy or sidecar on an allowed host makes everyone behind it that host),
+ * so doing without the token must be a choice, written down.
  */
 final class AdminReader {
+  static final String WITHOUT_TOKEN = "allow_without_token";
+
   /** About 96 bits in base64: shorter tokens can be guessed online, and are refused. */
   static final int MIN_TOKEN_CHARS = 16;
 
@@ -20,14 +26,19 @@ final class AdminReader {
 
   private AdminReader() {}
 
-  static AdminSettings read(Fields f, Problems problems, Map<String, String> environment) {
+  /**
+   * @param clientIp the file's {@code client_ip}, which the endpoint follows too
+   */
+  static AdminSettings read(
+      Fields f, Problems problems, Map<String, String> environment, ClientIp clientIp) {
     if (f == null) {
       return null;
     }
     String path = f.string("path");
     List<Fields.Value> allowed = f.values("allow");
     List<Fields.Value> tokens = f.values("token");
-    f.finish("path", "allow", "token");
+    boolean withoutToken = Boolean.TRUE.equals(f.bool(WITHOUT_TOKEN));
+    f.finish("path", "allow", "token", WITHOUT_TOKEN);
     if (path == null) {
       path = AdminSettings.DEFAULT_PATH;
     } else if (!path.matches(PATH) || path.contains("/./") || path.endsWith("/.")) {
@@ -56,7 +67,22 @@ final class AdminReader {
     } else if (tokens != null) {
       token = token(tokens.get(0), problems, environment);
     }
-    return new AdminSettings(path, allow, token);
+    if (tokens == null && !withoutToken) {
+      problems.at(
+          f.where(WITHOUT_TOKEN),
+          f.pathOf("token"),
+          "is required: set token: \"${SLUICE_ADMIN_TOKEN}\" and send it as Authorization: Bearer"
+              + " <token>, or write "
+              + WITHOUT_TOKEN
+              + ": true to answer the addresses in allow without one (never with a reverse proxy"
+              + " or sidecar on an allowed host: see the admin endpoint in docs/operations.md)");
+    } else if (tokens != null && withoutToken) {
+      problems.at(
+          f.where(WITHOUT_TOKEN),
+          f.pathOf(WITHOUT_TOKEN),
+          "true contradicts the token given; remove one");
+    }
+    return new AdminSettings(path, allow, token, clientIp);
   }
 
   private static String token(

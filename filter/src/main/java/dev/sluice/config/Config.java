@@ -1,7 +1,9 @@
 package dev.sluice.config;
 
 import dev.sluice.admin.AdminSettings;
+import dev.sluice.core.ClientIp;
 import dev.sluice.core.Rules;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
@@ -48,37 +50,54 @@ public final class Config {
   /**
    * This config as published in Redis, put in force by a JVM whose local file is {@code local}: the
    * store, fleet and {@code rules_from} stay the local file's, so that no push can change how the
-   * JVMs reach Redis (and cut them off from it), and everything else is this one's.
+   * JVMs reach Redis (and cut them off from it); so do {@code client_ip} and {@code admin}, so that
+   * whoever can write Redis (every JVM of the fleet can) cannot make the JVMs believe any client's
+   * {@code X-Forwarded-For}, nor open their endpoints. Everything else is this one's.
    */
   Config publishedUnder(Config local) {
     return new Config(
         local.store,
         local.storeGiven,
         local.rulesFromRedis,
-        rules,
+        rules.with(local.rules.clientIp()),
         enabled,
         warnings,
         metrics,
-        admin,
+        local.admin,
         shadowForMicros);
   }
 
   /**
-   * Whether this file, published, has store or fleet sections other than {@code local}'s: valid,
-   * but not applied by JVMs whose file is {@code local} (see {@link #publishedUnder}).
+   * The sections of this file, published, that JVMs whose file is {@code local} keep of their own
+   * while this one's differ (see {@link #publishedUnder}): valid, but not applied. Named as a
+   * phrase, "store or fleet, client_ip and admin sections"; null when there are none. With no
+   * {@code local} to compare with, every such section the file sets.
    */
-  public boolean storeDiffersFrom(Config local) {
-    return storeGiven && !store.equals(local.store);
-  }
-
-  /** Whether the file has a store or fleet section, rather than taking the defaults. */
-  public boolean storeGiven() {
-    return storeGiven;
+  public String localSectionsDifferingFrom(Config local) {
+    List<String> names = new ArrayList<>();
+    if (storeGiven && (local == null || !store.equals(local.store))) {
+      names.add("store or fleet");
+    }
+    ClientIp theirs = local == null ? Rules.NONE.clientIp() : local.rules.clientIp();
+    if (!rules.clientIp().equals(theirs)) {
+      names.add("client_ip");
+    }
+    AdminSettings own = local == null ? null : local.admin;
+    if (admin == null ? own != null : !admin.sameSectionAs(own)) {
+      names.add("admin");
+    }
+    if (names.isEmpty()) {
+      return null;
+    }
+    int last = names.size() - 1;
+    return (last == 0 ? "" : String.join(", ", names.subList(0, last)) + " and ")
+        + names.get(last)
+        + " sections";
   }
 
   /**
    * True when the file says {@code rules_from: redis}: the JVM takes everything but the store,
-   * fleet and this field from the version published in the store's Redis.
+   * fleet, client_ip, admin and this field from the version published in the store's Redis.
    */
   public boolean rulesFromRedis() {
     return rulesFromRedis;

@@ -168,7 +168,7 @@ public final class ConfigParser {
     Cors cors = CorsReader.read(top.fields("cors"), problems);
     Responses responses = ResponseReader.read(top.fields("response"), problems);
     MetricsSettings metrics = MetricsSettings.read(top.fields("metrics"), problems);
-    AdminSettings admin = AdminReader.read(top.fields("admin"), problems, environment);
+    AdminSettings admin = AdminReader.read(top.fields("admin"), problems, environment, clientIp);
     Long shadowFor = shadowFor(top.fields("rollout"));
     List<Rule> rules = new ArrayList<>();
     Node ruleList = top.take("rules");

@@ -8,8 +8,8 @@ import java.util.logging.Logger;
 
 /**
  * What a local file that says {@code rules_from: redis} puts in force: the version published in its
- * store's Redis ({@link PublishedRules}), under the local file's store, fleet and {@code
- * rules_from} ({@link Config#publishedUnder}).
+ * store's Redis ({@link PublishedRules}), under the local file's store, fleet, client_ip, admin and
+ * {@code rules_from} ({@link Config#publishedUnder}).
  *
  * <p>Each poll reads the current version's number and the rules version Redis records with it, and
  * the content only when either changed: a number can be given again after a failover that lost the
@@ -185,13 +185,17 @@ final class RulesFromRedis implements Closeable {
     }
     rejected = null;
     good = read;
-    if (read.config().storeDiffersFrom(local.config())) {
+    String kept = read.config().localSectionsDifferingFrom(local.config());
+    if (kept != null) {
       LOG.info(
           "Sluice: "
               + read.name()
-              + " has store or fleet sections other than "
+              + " has "
+              + kept
+              + " other than "
               + local.name()
-              + "'s; they are not applied, as the local file keeps store, fleet and rules_from");
+              + "'s; they are not applied, as the local file keeps store, fleet, client_ip, admin"
+              + " and rules_from");
     }
   }
 

@@ -62,6 +62,14 @@ public final class Cidr {
     return (address[full] & mask) == (network[full] & mask);
   }
 
+  /**
+   * True when {@code text} is an address literal within this network, written as clients and
+   * proxies write one: {@code 127.0.0.1:8080}, {@code [::1]}. A name is never looked up.
+   */
+  public boolean containsLiteral(String text) {
+    return contains(IpAddress.parse(text));
+  }
+
   @Override
   public String toString() {
     return text;

@@ -61,29 +61,29 @@ public final class ClientIp {
     if (!isTrusted(peer)) {
       return peer.length == 4 ? IpAddress.canonical(peerText, peer) : client(peer);
     }
-    return client(forwardedClient(request, peer));
+    return client(forwardedClient(request, peer, true));
   }
 
   /**
-   * True when the client's own address, found as {@link #resolve} finds it but never widened to its
-   * IPv6 network, is in one of {@code cidrs}; false when the peer's address is unreadable.
+   * The client's own address, never widened to its IPv6 network, when the request tells it for
+   * sure: the peer's when it is no trusted proxy, else the first untrusted hop of the chain. Null
+   * when the peer's address is unreadable, or when the chain names no untrusted hop (a trusted
+   * proxy that wrote no header, or trusted proxies only): all that is known then is that a proxy
+   * sent the request, for whoever is behind it.
    */
-  public boolean clientWithin(RequestView request, List<Cidr> cidrs) {
+  public byte[] vouchedClient(RequestView request) {
     byte[] peer = IpAddress.parse(request.remoteAddress());
-    if (peer == null) {
-      return false;
+    if (peer == null || !isTrusted(peer)) {
+      return peer;
     }
-    byte[] client = isTrusted(peer) ? forwardedClient(request, peer) : peer;
-    for (Cidr cidr : cidrs) {
-      if (cidr.contains(client)) {
-        return true;
-      }
-    }
-    return false;
+    return forwardedClient(request, peer, false);
   }
 
-  /** The first untrusted hop of the chain behind the trusted {@code peer}, or the last trusted. */
-  private byte[] forwardedClient(RequestView request, byte[] peer) {
+  /**
+   * The first untrusted hop of the chain behind the trusted {@code peer}; when there is none, the
+   * last trusted hop if {@code orNearest}, else null.
+   */
+  private byte[] forwardedClient(RequestView request, byte[] peer, boolean orNearest) {
     Hops hops = new Hops(request, chainHeader);
     byte[] nearest = peer;
     for (int i = 0; i < MAX_HOPS; i++) {
@@ -97,7 +97,24 @@ public final class ClientIp {
       }
       nearest = address;
     }
-    return nearest;
+    return orNearest ? nearest : null;
+  }
+
+  /** Same proxies, header and prefix: the same clients found in any request. */
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof ClientIp)) {
+      return false;
+    }
+    ClientIp other = (ClientIp) o;
+    return trustedProxies.toString().equals(other.trustedProxies.toString())
+        && chainHeader.equals(other.chainHeader)
+        && ipv6Prefix == other.ipv6Prefix;
+  }
+
+  @Override
+  public int hashCode() {
+    return trustedProxies.toString().hashCode() * 31 + ipv6Prefix;
   }
 
   /** The client an address stands for: itself, or for IPv6 its network. */

@@ -60,6 +60,11 @@ public final class Rules {
     return new Rules(others, excludes, clientIp, tiers, apiKeyHeader, cors, responses);
   }
 
+  /** These rules finding clients by {@code other}, sharing everything else. */
+  public Rules with(ClientIp other) {
+    return new Rules(rules, excludes, other, tiers, apiKeyHeader, cors, responses);
+  }
+
   public List<PathPattern> excludes() {
     return excludes;
   }

@@ -98,7 +98,7 @@ public final class Publish {
       if (pushed.config() == null) {
         return pushed.exitCode();
       }
-      target.warnAboutStore(file, pushed.config(), err);
+      target.warnAboutLocalSections(file, pushed.config(), err);
     }
     try (PublishedRules rules = target.open()) {
       switch (c) {

@@ -89,15 +89,18 @@ final class Target {
   }
 
   /**
-   * Warns when {@code pushed} has store or fleet sections that JVMs will not apply: other than the
-   * local file's, or any at all when there is no local file to compare with.
+   * Warns when {@code pushed} has sections that JVMs keep of their own (store, fleet, client_ip,
+   * admin) and will not apply: other than the local file's, or any at all when there is no local
+   * file to compare with.
    */
-  void warnAboutStore(String file, Config pushed, PrintStream err) {
-    if (pushed.storeGiven() && (local == null || pushed.storeDiffersFrom(local))) {
+  void warnAboutLocalSections(String file, Config pushed, PrintStream err) {
+    String kept = pushed.localSectionsDifferingFrom(local);
+    if (kept != null) {
       err.println(
           "warning: "
               + file
-              + " has store or fleet sections"
+              + " has "
+              + kept
               + (local == null ? "" : " other than " + localFile + "'s")
               + ": JVMs that take their rules from Redis (rules_from: redis) do not apply them,"
               + " they keep their own local file's");

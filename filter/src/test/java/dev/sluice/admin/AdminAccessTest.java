@@ -2,6 +2,7 @@ package dev.sluice.admin;
 
 import static dev.sluice.admin.AdminTesting.TOKEN;
 import static dev.sluice.admin.AdminTesting.get;
+import static dev.sluice.admin.AdminTesting.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.TestRequest;
@@ -72,7 +73,8 @@ class AdminAccessTest {
   @Test
   void theDefaultAllowsThisHostOnly() throws Exception {
     AdminTesting t = new AdminTesting(RULES);
-    t.admin.configure(new AdminSettings("/_sluice", AdminSettings.LOOPBACK, null));
+    t.admin.configure(
+        new AdminSettings("/_sluice", AdminSettings.LOOPBACK, null, t.limiter.rules().clientIp()));
     assertThat(t.admin.answered(get("/_sluice/status", "127.0.0.1", null))).isTrue();
     assertThat(t.admin.answered(get("/_sluice/status", "::1", null))).isTrue();
     assertPassedOn(t, get("/_sluice/status", "192.168.1.5", null));
@@ -92,7 +94,7 @@ class AdminAccessTest {
       })
   void aMissingOrWrongTokenIsRefused(String authorization) throws Exception {
     AdminTesting t = new AdminTesting(RULES).allow(TOKEN, "127.0.0.1/32");
-    TestRequest request = TestRequest.get("/_sluice/status").from("127.0.0.1");
+    TestRequest request = request("/_sluice/status", "127.0.0.1");
     if (!authorization.isEmpty()) {
       request.header("Authorization", authorization);
     }
@@ -102,11 +104,11 @@ class AdminAccessTest {
   @Test
   void theSchemeIsCaseInsensitiveButTwoAuthorizationHeadersAreRefused() throws Exception {
     AdminTesting t = new AdminTesting(RULES).allow(TOKEN, "127.0.0.1/32");
-    TestRequest lower = TestRequest.get("/_sluice/status").from("127.0.0.1");
+    TestRequest lower = request("/_sluice/status", "127.0.0.1");
     lower.header("Authorization", "bearer " + TOKEN);
     assertThat(t.admin.answered(new FakeExchange(lower))).isTrue();
 
-    TestRequest twice = TestRequest.get("/_sluice/status").from("127.0.0.1");
+    TestRequest twice = request("/_sluice/status", "127.0.0.1");
     twice.header("Authorization", "Bearer nope-nope-nope-nope");
     twice.header("Authorization", "Bearer " + TOKEN);
     assertPassedOn(t, new FakeExchange(twice));
@@ -146,5 +148,81 @@ class AdminAccessTest {
     FakeExchange exchange = get("/_sluice/status", "127.0.0.1", null);
     exchange.committed = true;
     assertPassedOn(t, exchange);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "X-Forwarded-For",
+        "Forwarded",
+        "X-Real-IP",
+        "X-Forwarded-Host",
+        "X-Forwarded-Proto",
+        "Via"
+      })
+  void aPeerThatIsNoTrustedProxyButForwardsIsRefused(String header) throws Exception {
+    // nginx on this host in front of the app: its connections come from loopback.
+    AdminTesting t = new AdminTesting(RULES).allow(null, "127.0.0.0/8");
+    assertPassedOn(
+        t, new FakeExchange(request("/_sluice/status", "127.0.0.1").header(header, "203.0.113.9")));
+    assertThat(t.admin.answered(get("/_sluice/status", "127.0.0.1", null))).isTrue();
+  }
+
+  @Test
+  void aChainOfTrustedProxiesOnlyNamesNoCaller() throws Exception {
+    String rules = "client_ip: { trusted_proxies: [127.0.0.1/32, 10.0.0.0/24] }\nrules: []\n";
+    AdminTesting t = new AdminTesting(rules).allow(null, "127.0.0.0/8", "10.0.0.0/8");
+    // A proxy that writes no X-Forwarded-For: whoever is behind it, the proxy is all we see.
+    assertPassedOn(t, get("/_sluice/status", "127.0.0.1", null));
+    TestRequest proxies = request("/_sluice/status", "127.0.0.1");
+    assertPassedOn(t, new FakeExchange(proxies.header("X-Forwarded-For", "10.0.0.7, 127.0.0.1")));
+    TestRequest behind = request("/_sluice/status", "127.0.0.1");
+    behind.header("X-Forwarded-For", "10.1.2.3, 10.0.0.7");
+    assertThat(t.admin.answered(new FakeExchange(behind))).as("an untrusted hop in allow").isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"localhost", "LocalHost:8080", "127.0.0.1", "127.0.0.1:8080", "[::1]:80"})
+  void aLoopbackCallerNamingThisHostIsAnswered(String host) throws Exception {
+    AdminTesting t = new AdminTesting(RULES).allow(null, "127.0.0.0/8", "::1");
+    TestRequest request = TestRequest.get("/_sluice/status").from("127.0.0.1");
+    request.header("Host", host);
+    assertThat(t.admin.answered(new FakeExchange(request))).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "",
+        "rebind.attacker.example",
+        "rebind.attacker.example:8080",
+        "localhost.attacker.example",
+        "127.0.0.1.attacker.example",
+        "shop.example.com",
+        "10.0.0.1:8080",
+        "[::2]:80"
+      })
+  void aLoopbackCallerNamingAnotherHostIsRefused(String host) throws Exception {
+    // DNS rebinding: a page of another site, in a browser on this host, asks with its own name.
+    // A sidecar at 127.0.0.6 passes on the name the client asked for.
+    AdminTesting t = new AdminTesting(RULES).allow(null, "127.0.0.0/8", "::1");
+    for (String peer : new String[] {"127.0.0.1", "127.0.0.6", "::1"}) {
+      TestRequest request = TestRequest.get("/_sluice/status").from(peer);
+      if (!host.isEmpty()) {
+        request.header("Host", host);
+      }
+      assertPassedOn(t, new FakeExchange(request));
+    }
+    TestRequest twice = TestRequest.get("/_sluice/status").from("127.0.0.1");
+    twice.header("Host", "localhost").header("Host", "localhost");
+    assertPassedOn(t, new FakeExchange(twice));
+  }
+
+  @Test
+  void anotherCallerNeedsNoParticularHost() throws Exception {
+    AdminTesting t = new AdminTesting(RULES).allow(TOKEN, "10.0.0.0/8");
+    TestRequest request = TestRequest.get("/_sluice/metrics").from("10.1.2.3");
+    request.header("Host", "app-7.prod.internal:8080").header("Authorization", "Bearer " + TOKEN);
+    assertThat(t.admin.answered(new FakeExchange(request))).isTrue();
   }
 }

@@ -2,6 +2,7 @@ package dev.sluice.admin;
 
 import static dev.sluice.admin.AdminTesting.get;
 import static dev.sluice.admin.AdminTesting.json;
+import static dev.sluice.admin.AdminTesting.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.TestRequest;
@@ -80,8 +81,7 @@ class AdminEndpointTest {
   void explainSaysWhatEachRuleWouldDoAndTakesNothing() throws Exception {
     String query = "method=post&path=%2Flogin&ip=198.51.100.9&header.X-API-Key=k%201";
     for (int i = 0; i < 3; i++) {
-      FakeExchange explain =
-          new FakeExchange(TestRequest.get("/_sluice/explain").from("127.0.0.1"), query);
+      FakeExchange explain = new FakeExchange(request("/_sluice/explain", "127.0.0.1"), query);
       assertThat(t.admin.answered(explain)).isTrue();
       assertThat(explain.status).isEqualTo(200);
       Map<String, Object> json = json(explain.body);
@@ -102,8 +102,7 @@ class AdminEndpointTest {
     assertThat(t.limiter.decide(TestRequest.post("/login").from("198.51.100.9")).allowed())
         .as("explaining took nothing")
         .isTrue();
-    FakeExchange after =
-        new FakeExchange(TestRequest.get("/_sluice/explain").from("127.0.0.1"), query);
+    FakeExchange after = new FakeExchange(request("/_sluice/explain", "127.0.0.1"), query);
     t.admin.answered(after);
     Map<String, Object> denied = ((List<Map<String, Object>>) json(after.body).get("rules")).get(0);
     assertThat(denied).containsEntry("wouldAllow", false);
@@ -112,8 +111,7 @@ class AdminEndpointTest {
 
   @Test
   void explainWantsAPath() throws Exception {
-    FakeExchange explain =
-        new FakeExchange(TestRequest.get("/_sluice/explain").from("127.0.0.1"), "ip=1.2.3.4");
+    FakeExchange explain = new FakeExchange(request("/_sluice/explain", "127.0.0.1"), "ip=1.2.3.4");
     assertThat(t.admin.answered(explain)).isTrue();
     assertThat(explain.status).isEqualTo(400);
     assertThat(explain.body).contains("path=");
@@ -144,7 +142,9 @@ class AdminEndpointTest {
 
   @Test
   void onlyGetAndHeadAreAnsweredAndUnknownResourcesAreNotFound() throws Exception {
-    FakeExchange post = new FakeExchange(TestRequest.post("/_sluice/status").from("127.0.0.1"));
+    FakeExchange post =
+        new FakeExchange(
+            TestRequest.post("/_sluice/status").from("127.0.0.1").header("Host", "localhost"));
     assertThat(t.admin.answered(post)).isTrue();
     assertThat(post.status).isEqualTo(405);
     assertThat(post.headers).containsEntry("Allow", "GET, HEAD");

@@ -42,17 +42,23 @@ final class AdminTesting {
     for (int i = 0; i < cidrs.length; i++) {
       allow[i] = Cidr.parse(cidrs[i]);
     }
-    admin.configure(new AdminSettings("/_sluice", Arrays.asList(allow), token));
+    admin.configure(
+        new AdminSettings("/_sluice", Arrays.asList(allow), token, limiter.rules().clientIp()));
     return this;
   }
 
   /** A GET of {@code path} from {@code ip}, with the token when not null. */
   static FakeExchange get(String path, String ip, String token) {
-    TestRequest request = TestRequest.get(path).from(ip);
+    TestRequest request = request(path, ip);
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
     return new FakeExchange(request);
+  }
+
+  /** A GET of {@code path} from {@code ip} naming this host, as a client on this host does. */
+  static TestRequest request(String path, String ip) {
+    return TestRequest.get(path).from(ip).header("Host", "localhost:8080");
   }
 
   @SuppressWarnings("unchecked")

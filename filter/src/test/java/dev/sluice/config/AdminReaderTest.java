@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.admin.AdminSettings;
 import dev.sluice.core.Cidr;
+import dev.sluice.core.ClientIp;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class AdminReaderTest {
   private static final String TOKEN = "tok-abcdefghijklmnop";
+  private static final ClientIp NO_PROXY = new ClientIp(List.of());
 
   private static AdminSettings read(String admin, Map<String, String> environment)
       throws InvalidConfigException {
@@ -33,9 +35,39 @@ class AdminReaderTest {
   }
 
   @Test
-  void anEmptySectionServesThisHostAtTheDefaultPath() throws Exception {
-    assertThat(read("admin: {}\n", Collections.emptyMap()))
-        .isEqualTo(new AdminSettings("/_sluice", AdminSettings.LOOPBACK, null));
+  void aSectionWithTheTokenAloneServesThisHostAtTheDefaultPath() throws Exception {
+    assertThat(read("admin: { token: \"${T}\" }\n", Map.of("T", TOKEN)))
+        .isEqualTo(new AdminSettings("/_sluice", AdminSettings.LOOPBACK, TOKEN, NO_PROXY));
+  }
+
+  @Test
+  void anEndpointWithoutATokenMustSaySo() throws Exception {
+    for (String admin : new String[] {"admin: {}\n", "admin:\n  allow: [10.0.0.0/8]\n"}) {
+      assertThat(errors(admin, Collections.emptyMap()))
+          .as(admin)
+          .singleElement()
+          .asString()
+          .matches(FILE + ":[23]:[0-9]+: .*")
+          .contains(
+              "admin.token: is required: set token: \"${SLUICE_ADMIN_TOKEN}\" and send it as"
+                  + " Authorization: Bearer <token>, or write allow_without_token: true");
+    }
+    assertThat(errors("admin: { allow_without_token: false }\n", Collections.emptyMap()))
+        .singleElement()
+        .asString()
+        .contains("admin.token: is required");
+    assertThat(read("admin: { allow_without_token: true }\n", Collections.emptyMap()))
+        .isEqualTo(new AdminSettings("/_sluice", AdminSettings.LOOPBACK, null, NO_PROXY));
+  }
+
+  @Test
+  void aTokenAndTheOptOutContradictEachOther() {
+    assertThat(
+            errors("admin: { token: \"${T}\", allow_without_token: true }\n", Map.of("T", TOKEN)))
+        .singleElement()
+        .asString()
+        .startsWith(FILE + ":2:")
+        .contains("admin.allow_without_token: true contradicts the token given; remove one");
   }
 
   @Test
@@ -48,7 +80,10 @@ class AdminReaderTest {
     assertThat(settings)
         .isEqualTo(
             new AdminSettings(
-                "/ops/limits", List.of(Cidr.parse("10.0.0.0/8"), Cidr.parse("::1")), TOKEN));
+                "/ops/limits",
+                List.of(Cidr.parse("10.0.0.0/8"), Cidr.parse("::1")),
+                TOKEN,
+                NO_PROXY));
   }
 
   @Test
@@ -82,19 +117,19 @@ class AdminReaderTest {
   void badPathsAddressesAndFieldsAreNamed() {
     Map<String, String> none = Collections.emptyMap();
     for (String path : new String[] {"_sluice", "/_sluice/", "/a//b", "/a/./b", "/a b", "/%5f"}) {
-      assertThat(errors("admin: { path: \"" + path + "\" }\n", none))
+      assertThat(errors("admin: { path: \"" + path + "\", allow_without_token: true }\n", none))
           .as(path)
           .singleElement()
           .asString()
           .contains("admin.path: must be a plain path");
     }
-    assertThat(errors("admin: { allow: [10.0.0.0/33] }\n", none))
+    assertThat(errors("admin: { allow: [10.0.0.0/33], allow_without_token: true }\n", none))
         .singleElement()
         .asString()
         .contains("admin.allow[0]");
     assertThat(errors("admin: { tokn: x }\n", none))
-        .singleElement()
-        .asString()
-        .contains("admin.tokn: unknown field, did you mean token?");
+        .hasSize(2)
+        .anySatisfy(e -> assertThat(e).contains("admin.tokn: unknown field, did you mean token?"))
+        .anySatisfy(e -> assertThat(e).contains("admin.token: is required"));
   }
 }

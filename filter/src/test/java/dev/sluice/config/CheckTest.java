@@ -86,6 +86,17 @@ class CheckTest {
   }
 
   @Test
+  void anAdminEndpointWithoutATokenOrTheOptOutFailsTheCheck() throws IOException {
+    Path file = write("rules: []\nadmin:\n  allow: [10.0.0.0/8]\n");
+    assertThat(run(file.toString())).isEqualTo(1);
+    assertThat(err())
+        .startsWith(file + ":3:3: admin.token: is required: set token: \"${SLUICE_ADMIN_TOKEN}\"");
+
+    write("rules: []\nadmin:\n  allow: [10.0.0.0/8]\n  allow_without_token: true\n");
+    assertThat(run(file.toString())).isZero();
+  }
+
+  @Test
   void aMisspeltMethodFailsTheCheck() throws IOException {
     Path file =
         write(

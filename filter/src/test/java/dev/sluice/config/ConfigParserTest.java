@@ -1,5 +1,6 @@
 package dev.sluice.config;
 
+import static dev.sluice.config.ConfigTesting.FILE;
 import static dev.sluice.config.ConfigTesting.errors;
 import static dev.sluice.config.ConfigTesting.onlyError;
 import static dev.sluice.config.ConfigTesting.parse;
@@ -18,6 +19,8 @@ import dev.sluice.store.OnError;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -663,13 +666,41 @@ class ConfigParserTest {
   @Test
   void theSampleFileLoadsWithoutWarningsAndTrustsNoProxy() throws Exception {
     Path sample = Paths.get("..", "ratelimit.yaml");
-    Config config = parse(Files.readString(sample));
+    Config config =
+        ConfigParser.parse(
+            FILE,
+            Files.readString(sample),
+            Map.of("SLUICE_ADMIN_TOKEN", "sample-token-0123456789"));
     assertThat(config.warnings()).isEmpty();
     assertThat(config.rules().clientIp().trustedProxies()).isEmpty();
     TestRequest local = TestRequest.get("/").from("127.0.0.1").header("X-Forwarded-For", "6.6.6.6");
     assertThat(config.rules().clientIp().resolve(local))
         .as("a local process cannot make up a client")
         .isEqualTo("127.0.0.1");
+    assertThat(config.admin()).hasToString("/_sluice for [127.0.0.1/32, ::1/128] with a token");
+  }
+
+  @Test
+  void theSampleFileTakesTheAdminTokenFromTheEnvironmentOnly() throws Exception {
+    String sample = Files.readString(Paths.get("..", "ratelimit.yaml"));
+    List<ConfigError> errors =
+        catchThrowableOfType(
+                InvalidConfigException.class,
+                () -> ConfigParser.parse(FILE, sample, Map.<String, String>of()))
+            .errors();
+    List<String> lines = sample.lines().toList();
+    int line =
+        1
+            + lines.indexOf(
+                lines.stream().filter(l -> l.startsWith("  token: ")).findFirst().orElseThrow());
+    assertThat(errors)
+        .singleElement()
+        .hasToString(
+            FILE
+                + ":"
+                + line
+                + ":10: admin.token: names the environment variable SLUICE_ADMIN_TOKEN, which is"
+                + " not set");
   }
 
   @Test

@@ -5,6 +5,7 @@ import static dev.sluice.config.ConfigTesting.parse;
 import static dev.sluice.config.ConfigTesting.places;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.core.TestRequest;
 import org.junit.jupiter.api.Test;
 
 /** {@code rules_from}, and what of a file published in Redis a JVM applies. */
@@ -39,10 +40,19 @@ class RulesFromTest {
   }
 
   @Test
-  void theStoreIsGivenByAStoreOrFleetSection() {
-    assertThat(parse(RULES).storeGiven()).isFalse();
-    assertThat(parse("store: { type: memory }\n" + RULES).storeGiven()).isTrue();
-    assertThat(parse("fleet: { size: 3 }\n" + RULES).storeGiven()).isTrue();
+  void withoutALocalFileEverySectionKeptLocallyIsNamed() {
+    assertThat(parse(RULES).localSectionsDifferingFrom(null)).isNull();
+    assertThat(parse("store: { type: memory }\n" + RULES).localSectionsDifferingFrom(null))
+        .isEqualTo("store or fleet sections");
+    assertThat(parse("fleet: { size: 3 }\n" + RULES).localSectionsDifferingFrom(null))
+        .isEqualTo("store or fleet sections");
+    assertThat(
+            parse(
+                    "fleet: { size: 3 }\nclient_ip: { ipv6_prefix: 48 }\n"
+                        + "admin: { token: tok-abcdefghijklmnop }\n"
+                        + RULES)
+                .localSectionsDifferingFrom(null))
+        .isEqualTo("store or fleet, client_ip and admin sections");
   }
 
   @Test
@@ -56,17 +66,65 @@ class RulesFromTest {
     Config inForce = published.publishedUnder(local);
     assertThat(inForce.store()).isEqualTo(local.store());
     assertThat(inForce.rulesFromRedis()).isTrue();
-    assertThat(inForce.rules()).isSameAs(published.rules());
+    assertThat(inForce.rules().rules()).isSameAs(published.rules().rules());
     assertThat(inForce.enabled()).isFalse();
     assertThat(inForce.metrics().topClients).isEqualTo(3);
   }
 
   @Test
-  void onlyAStoreSectionGivenAndOtherThanTheLocalOneDiffers() {
-    Config local = parse("rules_from: redis\n" + REDIS + "rules: []\n");
-    assertThat(parse(RULES).storeDiffersFrom(local)).as("none given").isFalse();
-    assertThat(parse(REDIS + RULES).storeDiffersFrom(local)).as("the same").isFalse();
-    assertThat(parse(REDIS + "fleet: { size: 2 }\n" + RULES).storeDiffersFrom(local)).isTrue();
-    assertThat(parse("store: { type: memory }\n" + RULES).storeDiffersFrom(local)).isTrue();
+  void onlySectionsOtherThanTheLocalOnesDiffer() {
+    String admin = "admin: { token: tok-abcdefghijklmnop }\n";
+    String proxies = "client_ip: { trusted_proxies: [10.0.0.0/24] }\n";
+    Config local = parse("rules_from: redis\n" + REDIS + proxies + admin + "rules: []\n");
+    assertThat(parse(REDIS + proxies + admin + RULES).localSectionsDifferingFrom(local))
+        .as("the same")
+        .isNull();
+    assertThat(parse(proxies + admin + RULES).localSectionsDifferingFrom(local))
+        .as("no store given")
+        .isNull();
+    assertThat(
+            parse(REDIS + "fleet: { size: 2 }\n" + proxies + admin + RULES)
+                .localSectionsDifferingFrom(local))
+        .isEqualTo("store or fleet sections");
+    assertThat(
+            parse("store: { type: memory }\n" + proxies + admin + RULES)
+                .localSectionsDifferingFrom(local))
+        .isEqualTo("store or fleet sections");
+    assertThat(parse(admin + RULES).localSectionsDifferingFrom(local))
+        .as("trusting no proxy is a client_ip of its own")
+        .isEqualTo("client_ip sections");
+    assertThat(parse(proxies + RULES).localSectionsDifferingFrom(local))
+        .as("no endpoint")
+        .isEqualTo("admin sections");
+  }
+
+  @Test
+  void aPublishedFileCannotOpenTheEndpointNorNameProxies() {
+    String token = "local-token-0123456789";
+    Config local =
+        parse(
+            "rules_from: redis\n"
+                + REDIS
+                + "client_ip: { trusted_proxies: [10.0.0.0/24] }\n"
+                + "admin: { allow: [10.9.0.0/16], token: "
+                + token
+                + " }\nrules: []\n");
+    Config published =
+        parse(
+            "client_ip: { trusted_proxies: [\"0.0.0.0/0\"], header: Forwarded }\n"
+                + "admin: { allow: [\"0.0.0.0/0\"], token: pushed-token-0123456789 }\n"
+                + RULES);
+    Config inForce = published.publishedUnder(local);
+    assertThat(inForce.admin()).isEqualTo(local.admin());
+    assertThat(inForce.rules().clientIp()).isEqualTo(local.rules().clientIp());
+    assertThat(inForce.rules().rules()).isSameAs(published.rules().rules());
+    TestRequest spoofed =
+        TestRequest.get("/a").from("203.0.113.9").header("Forwarded", "for=10.9.0.1");
+    assertThat(inForce.rules().clientIp().resolve(spoofed)).isEqualTo("203.0.113.9");
+
+    Config noEndpoint = parse("rules_from: redis\n" + REDIS + "rules: []\n");
+    assertThat(published.publishedUnder(noEndpoint).admin())
+        .as("no admin section here, no endpoint, whatever is pushed")
+        .isNull();
   }
 }

@@ -113,4 +113,21 @@ class PublishTest {
                 + " has store or fleet sections: JVMs that take their rules from Redis"
                 + " (rules_from: redis) do not apply them, they keep their own local file's\n");
   }
+
+  @Test
+  void publishedClientIpAndAdminSectionsAreWarnedAbout() throws Exception {
+    Path file =
+        write(
+            "with-admin.yaml",
+            "client_ip: { trusted_proxies: [\"0.0.0.0/0\"] }\n"
+                + "admin: { allow: [\"0.0.0.0/0\"], allow_without_token: true }\n"
+                + VALID);
+    assertThat(run("push", file.toString(), "--redis", nowhere())).isEqualTo(3);
+    assertThat(err())
+        .startsWith(
+            "warning: "
+                + file
+                + " has client_ip and admin sections: JVMs that take their rules from Redis"
+                + " (rules_from: redis) do not apply them, they keep their own local file's\n");
+  }
 }

@@ -11,19 +11,21 @@ final class Deployment {
 
   private final Container container;
   private final WebApp app;
+  private final int port;
   private final Http http;
 
-  private Deployment(Container container, WebApp app, Http http) {
+  private Deployment(Container container, WebApp app, int port) {
     this.container = container;
     this.app = app;
-    this.http = http;
+    this.port = port;
+    this.http = new Http(port);
   }
 
   /** Deploys a fresh web app whose filter reads {@code yaml}. */
   static Deployment start(Container container, String yaml) throws Exception {
     WebApp app = WebApp.create(yaml);
     try {
-      return new Deployment(container, app, new Http(container.start(app.dir())));
+      return new Deployment(container, app, container.start(app.dir()));
     } catch (Exception e) {
       try {
         container.stop(); // whatever part of it did start
@@ -32,6 +34,11 @@ final class Deployment {
       }
       throw e;
     }
+  }
+
+  /** The container's port on 127.0.0.1. */
+  int port() {
+    return port;
   }
 
   Http http() {

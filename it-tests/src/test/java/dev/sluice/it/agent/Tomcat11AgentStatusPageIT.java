@@ -25,7 +25,7 @@ class Tomcat11AgentStatusPageIT extends AgentScenario {
     return helloRules(
         3,
         "  - { id: count, match: { path: /count }, key: ip, limit: 20, window: 1m }\n"
-            + "admin: { allow: [127.0.0.1/32, \"::1/128\"], token: "
+            + "admin: { allow: [10.9.0.0/16], token: "
             + TOKEN
             + " }\n");
   }
@@ -33,7 +33,11 @@ class Tomcat11AgentStatusPageIT extends AgentScenario {
   @Test
   void thePageShowsTheDecisionsOfRealTraffic() throws Exception {
     try (HeadlessChromium browser = HeadlessChromium.start()) {
-      browser.open(http.url("/_sluice/"), Map.of("Authorization", "Bearer " + TOKEN));
+      // The browser sits behind the trusted proxy of this config (loopback), as an operator at
+      // 10.9.0.1 whose proxy names it: the proxy's own address would name nobody.
+      browser.open(
+          http.url("/_sluice/"),
+          Map.of("Authorization", "Bearer " + TOKEN, "X-Forwarded-For", "10.9.0.1"));
       browser.waitUntil(
           "document.querySelectorAll('#rules tr[data-rule]').length === 2", "both rules shown");
       // Six seconds of clients over their limits: the page polls every two, so it sees a rate.

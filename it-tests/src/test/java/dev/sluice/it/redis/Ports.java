@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * take one before the server binds it; {@link RedisProcess} retries on "Address already in use". A
  * port is handed out once per JVM, so two servers of the harness never race for the same one.
  */
-final class Ports {
+public final class Ports {
   /** Redis Cluster's bus port is the client port plus this. */
   static final int BUS_OFFSET = 10000;
 
@@ -21,7 +21,7 @@ final class Ports {
 
   private Ports() {}
 
-  static int free() {
+  public static int free() {
     for (int i = 0; i < TRIES; i++) {
       int port = bindAny();
       if (HANDED_OUT.add(port)) {
