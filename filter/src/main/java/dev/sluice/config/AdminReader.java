@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * Reads the {@code admin} section; no section, no endpoint. The token should come from the
  * environment, {@code token: ${SLUICE_ADMIN_TOKEN}}, so it never sits in a file that is copied
- * around; an unset variable is an error, not an empty token that anyone could send. A section
+ * around; an unset variable turns the endpoint off, with a warning, rather than leave an empty
+ * token that anyone could send, or reject the rules for the sake of a monitoring endpoint. A section
  * without a token is an error too unless it says {@code allow_without_token: true}: the address
  * alone is weak proof (a proxy or sidecar on an allowed host makes everyone behind it that host),
  * so doing without the token must be a choice, written down.
@@ -65,6 +66,21 @@ final class AdminReader {
     if (tokens != null && tokens.size() != 1) {
       problems.at(f.where("token"), f.pathOf("token"), "must be one value");
     } else if (tokens != null) {
+      List<String> unset = new ArrayList<>();
+      UrlTemplate.expand(tokens.get(0).text, environment, unset);
+      if (!unset.isEmpty()) {
+        // Off, never open: and the rules still hold, since the endpoint is only for operators.
+        problems.warn(
+            tokens.get(0).node,
+            tokens.get(0).path,
+            "names the environment variable "
+                + unset.get(0)
+                + ", which is not set: the admin endpoint is off until it is (set it where the"
+                + " JVM starts, e.g. export "
+                + unset.get(0)
+                + "=$(openssl rand -base64 24)); the rules are in force");
+        return null;
+      }
       token = token(tokens.get(0), problems, environment);
     }
     if (tokens == null && !withoutToken) {

@@ -87,12 +87,23 @@ class AdminReaderTest {
   }
 
   @Test
-  void anUnsetVariableIsAnErrorNotAnEmptyToken() {
-    assertThat(errors("admin: { token: \"${NOPE}\" }\n", Collections.emptyMap()))
+  void anUnsetVariableTurnsTheEndpointOffWithAWarningAndLeavesTheRulesInForce() throws Exception {
+    Config config =
+        ConfigParser.parse(
+            FILE,
+            "rules: [{ id: a, match: { path: /a }, key: ip, limit: 1, window: 1m }]\n"
+                + "admin: { token: \"${NOPE}\" }\n",
+            Collections.emptyMap());
+    assertThat(config.admin()).as("off, never open").isNull();
+    assertThat(config.rules().rules()).hasSize(1);
+    assertThat(config.warnings())
         .singleElement()
         .asString()
         .startsWith(FILE + ":2:")
-        .endsWith("admin.token: names the environment variable NOPE, which is not set");
+        .contains(
+            "admin.token: names the environment variable NOPE, which is not set: the admin"
+                + " endpoint is off until it is")
+        .endsWith("; the rules are in force");
   }
 
   @Test

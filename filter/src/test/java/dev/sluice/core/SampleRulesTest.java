@@ -23,7 +23,7 @@ class SampleRulesTest {
   void applyTheSample() throws Exception {
     String yaml = new String(Files.readAllBytes(SAMPLE), StandardCharsets.UTF_8);
     limiter.apply(
-        ConfigParser.parse("ratelimit.yaml", yaml, Map.of("SLUICE_ADMIN_TOKEN", "t")).rules());
+        ConfigParser.parse("ratelimit.yaml", yaml, Map.of("SLUICE_ADMIN_TOKEN", "a-token-of-24-characters")).rules());
   }
 
   /** Requests of one client, spread evenly over {@code seconds}; how many were allowed. */
