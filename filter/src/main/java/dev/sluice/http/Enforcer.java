@@ -13,9 +13,9 @@ import java.util.logging.Logger;
  * Applies the limiter to one exchange: counts a request once however often it is dispatched, adds
  * the rate-limit headers, and writes the rejection (a 429, unless its rule says other) when denied.
  * Requests to the {@link Admin} endpoint are answered first and never counted. A request may be
- * decided in two {@link Phase}s, each counting it once. A failure inside
- * Sluice lets the request through, logged once per kind: a rate limiter must never be the reason an
- * application breaks, nor flood its log.
+ * decided in two {@link Phase}s, each counting it once. A failure inside Sluice lets the request
+ * through, logged once per kind: a rate limiter must never be the reason an application breaks, nor
+ * flood its log.
  */
 public final class Enforcer {
   private static final Logger LOG = Logger.getLogger("dev.sluice.http");

@@ -19,8 +19,8 @@ public interface Exchange extends RequestView {
 
   /**
    * Sets request attribute {@code attribute} and returns true, or returns false if it was set
-   * already (a forward, include, error page or async re-dispatch of a request that was counted
-   * once already).
+   * already (a forward, include, error page or async re-dispatch of a request that was counted once
+   * already).
    */
   boolean markDecided(String attribute);
 

@@ -8,8 +8,9 @@ package dev.sluice.agent.bootstrap;
  * <p>A request enters the servlet layer through a chain of nested calls (the container's filter
  * chain, each filter's call down the chain, the servlet's service); only the outermost call on a
  * thread asks the gate at entry; each call of a servlet's {@code service}, where the application's
- * filters (and so its login) have run, asks it again for the rules keyed by the user. The depth is a per-thread counter of JDK type, so Tomcat's leak detection
- * never flags it when a web app is undeployed.
+ * filters (and so its login) have run, asks it again for the rules keyed by the user. The depth is
+ * a per-thread counter of JDK type, so Tomcat's leak detection never flags it when a web app is
+ * undeployed.
  */
 public final class Gatekeeper {
   private static final Gate OPEN =

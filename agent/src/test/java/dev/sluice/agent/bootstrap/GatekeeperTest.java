@@ -110,7 +110,8 @@ class GatekeeperTest {
   void eachThreadHasItsOwnDepth() throws InterruptedException {
     Gatekeeper.enter("outer", response, FILTER);
     AtomicBoolean otherThreadRejected = new AtomicBoolean();
-    Thread other = new Thread(() -> otherThreadRejected.set(Gatekeeper.enter("deny", response, FILTER)));
+    Thread other =
+        new Thread(() -> otherThreadRejected.set(Gatekeeper.enter("deny", response, FILTER)));
     other.start();
     other.join();
     Gatekeeper.exit();

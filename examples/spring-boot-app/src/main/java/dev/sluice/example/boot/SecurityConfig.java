@@ -18,7 +18,8 @@ public class SecurityConfig {
   @Bean
   SecurityFilterChain security(HttpSecurity http) throws Exception {
     return http.authorizeHttpRequests(
-            requests -> requests.requestMatchers("/api/me").authenticated().anyRequest().permitAll())
+            requests ->
+                requests.requestMatchers("/api/me").authenticated().anyRequest().permitAll())
         .httpBasic(Customizer.withDefaults())
         .build();
   }
