@@ -50,6 +50,9 @@ public final class Enforcer {
    * phase}; the admin endpoint is answered at entry, never after login.
    */
   public boolean admit(Exchange exchange, Phase phase) throws IOException {
+    if (phase == Phase.AFTER_LOGIN && !limiter.rules().keyedByUser()) {
+      return true; // the common case, at the cost of one field read per servlet call
+    }
     if (!firstIn(exchange, phase)) {
       return true;
     }

@@ -95,4 +95,16 @@ class AfterLoginTest {
       assertThat(served).as("request %d", i).isEqualTo(i <= 2);
     }
   }
+
+  @Test
+  void withoutRulesKeyedByTheUserNothingIsDecidedOrMarkedAfterLogin() throws Exception {
+    Limiter limiter = new Limiter(new MemoryStore(new ManualClock(1_800_000_000L * SECOND), 10, 0));
+    limiter.apply(
+        ConfigParser.parse("test.yaml", RULES.replace("key: user | ip", "key: ip")).rules());
+    Enforcer byIp = new Enforcer(limiter);
+    FakeExchange exchange = new FakeExchange(TestRequest.get("/api/orders").user("alice"));
+    assertThat(byIp.admit(exchange, Phase.AFTER_LOGIN)).isTrue();
+    assertThat(exchange.headers).isEmpty();
+    assertThat(exchange.markDecided(Exchange.DECIDED_AFTER_LOGIN_ATTRIBUTE)).isTrue();
+  }
 }
