@@ -9,9 +9,7 @@ import static dev.sluice.it.Http.number;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,8 +34,6 @@ abstract class FilterScenarios {
       rules:
         - { id: hello, match: { path: /api/hello }, key: ip, limit: 3, window: 1h,
             algorithm: token_bucket }
-        - { id: per-user, match: { path: /api/me }, key: user | ip, limit: 2, window: 1h,
-            algorithm: token_bucket }
         - { id: dispatch, match: { path: [/forward, /include, /boom, /error-page, /async] },
             key: ip, limit: 4, window: 1h, algorithm: token_bucket }
         - { id: login, match: { path: /login }, key: ip, limit: 3, window: 1h,
@@ -51,6 +47,7 @@ abstract class FilterScenarios {
             algorithm: token_bucket }
       """
           + OwnBodyChecks.RULE
+          + PerUserChecks.RULE
           + AdminChecks.RULE
           + CorsChecks.SECTION
           + AdminChecks.SECTION;
@@ -80,30 +77,7 @@ abstract class FilterScenarios {
    */
   @Test
   void eachUserLoggedInByTheAppHasALimitOfItsOwn() throws Exception {
-    int served = http.served();
-    for (int i = 1; i <= 2; i++) {
-      HttpResponse<String> allowed = me("alice");
-      assertThat(allowed.statusCode()).as("alice's request %d", i).isEqualTo(200);
-      assertThat(allowed.body()).isEqualTo("hello alice");
-      assertThat(number(allowed, REMAINING)).as("left after request %d", i).isEqualTo(2 - i);
-    }
-    assertRejected(me("alice"), "per-user");
-    assertThat(http.served() - served).as("requests the app served").isEqualTo(2);
-    HttpResponse<String> bob = me("bob");
-    assertThat(bob.statusCode()).as("bob, from the same address").isEqualTo(200);
-    assertThat(bob.body()).isEqualTo("hello bob");
-    assertThat(number(bob, REMAINING)).isEqualTo(1);
-  }
-
-  /** {@code GET /api/me} as {@code user}, logged in by HTTP Basic; every user from one address. */
-  private HttpResponse<String> me(String user) throws Exception {
-    String credentials = user + ":" + user + "-password";
-    return http.get(
-        "/api/me",
-        "10.0.9.1",
-        "Authorization",
-        "Basic "
-            + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
+    PerUserChecks.assertEachUserHasALimitOfTheirOwn(http, "10.0.9.1");
   }
 
   @Test

@@ -5,14 +5,13 @@ import static dev.sluice.it.Http.REMAINING;
 import static dev.sluice.it.Http.RETRY_AFTER;
 import static dev.sluice.it.Http.assertRejected;
 import static dev.sluice.it.Http.number;
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.it.Http;
+import dev.sluice.it.PerUserChecks;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Base64;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,9 +34,8 @@ class SpringBootAgentIT {
       rules:
         - { id: hello, match: { path: /api/hello }, key: ip, limit: 3, window: 1h,
             algorithm: token_bucket }
-        - { id: per-user, match: { path: /api/me }, key: user | ip, limit: 2, window: 1h,
-            algorithm: fixed_window }
-      """;
+      """
+          + PerUserChecks.RULE;
 
   private Path config;
   private BootJar app;
@@ -94,35 +92,10 @@ class SpringBootAgentIT {
 
   @Test
   void eachUserLoggedInByTheAppHasALimitOfItsOwn() throws Exception {
-    int served = http.served();
-    for (int i = 1; i <= 2; i++) {
-      HttpResponse<String> allowed = me("alice");
-      assertThat(allowed.statusCode()).as("alice's request %d", i).isEqualTo(200);
-      assertThat(allowed.body()).isEqualTo("hello alice");
-      assertThat(number(allowed, LIMIT)).isEqualTo(2);
-      assertThat(number(allowed, REMAINING)).as("left after request %d", i).isEqualTo(2 - i);
-    }
-    assertRejected(me("alice"), "per-user");
-    assertThat(http.served() - served)
-        .as("the request denied after login never reached the controller")
-        .isEqualTo(2);
-    HttpResponse<String> bob = me("bob");
-    assertThat(bob.statusCode()).as("bob, from the same address").isEqualTo(200);
-    assertThat(bob.body()).isEqualTo("hello bob");
-    assertThat(number(bob, REMAINING)).isEqualTo(1);
+    PerUserChecks.assertEachUserHasALimitOfTheirOwn(http, "10.7.2.1");
     assertThat(http.get("/api/me", "10.7.2.1").statusCode())
         .as("no user: the app's login answers, and the rule is not reached")
         .isEqualTo(401);
-  }
-
-  /** {@code GET /api/me} as {@code user}, logged in by HTTP Basic; every user from one address. */
-  private HttpResponse<String> me(String user) throws Exception {
-    String credentials = user + ":" + user + "-password";
-    return http.get(
-        "/api/me",
-        "10.7.2.1",
-        "Authorization",
-        "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(UTF_8)));
   }
 
   @Test
