@@ -141,6 +141,16 @@ public final class Key {
     }
   }
 
+  /** Whether the identity reads the user, in any part or alternative. */
+  public boolean readsUser() {
+    for (Kind kind : kinds) {
+      if (kind == Kind.USER) {
+        return true;
+      }
+    }
+    return otherwise != null && otherwise.readsUser();
+  }
+
   /**
    * The escaped identity of this request, or null if the request lacks a part of the key (of
    * every alternative).

@@ -103,9 +103,14 @@ public final class Limiter {
   }
 
   public Decision decide(RequestView request) {
+    return decide(request, Phase.ALL);
+  }
+
+  /** Decides {@code request} by the rules of {@code phase} alone (see {@link Phase}). */
+  public Decision decide(RequestView request, Phase phase) {
     Bound b = bound;
     RequestMatch match = new RequestMatch(b.rules, request);
-    Permit[] byRule = match.skipped() == null ? match.permits(b.counters) : null;
+    Permit[] byRule = match.skipped() == null ? match.permits(b.counters, phase) : null;
     if (byRule == null) {
       return Decision.UNLIMITED;
     }

@@ -70,10 +70,15 @@ final class RequestMatch {
    * none would take one. Only when nothing is skipped.
    */
   Permit[] permits(Counters[] counters) {
+    return permits(counters, Phase.ALL);
+  }
+
+  /** {@link #permits(Counters[])} of the rules decided in {@code phase} alone. */
+  Permit[] permits(Counters[] counters, Phase phase) {
     Permit[] byRule = null;
     for (int i = 0; i < counters.length; i++) {
       Rule rule = rules.rules().get(i);
-      String identity = matches(rule) ? identity(rule) : null;
+      String identity = phase.decides(rule) && matches(rule) ? identity(rule) : null;
       if (identity != null) {
         if (byRule == null) {
           byRule = new Permit[counters.length];

@@ -22,6 +22,7 @@ public final class Rules {
   private final String apiKeyHeader;
   private final Cors cors;
   private final Responses responses;
+  private final boolean keyedByUser;
 
   /** Rules answering with the default {@link Responses}. */
   public Rules(
@@ -49,6 +50,11 @@ public final class Rules {
     this.apiKeyHeader = apiKeyHeader;
     this.cors = cors;
     this.responses = responses;
+    boolean byUser = false;
+    for (Rule rule : rules) {
+      byUser |= rule.key().readsUser();
+    }
+    this.keyedByUser = byUser;
   }
 
   public List<Rule> rules() {
@@ -63,6 +69,11 @@ public final class Rules {
   /** These rules finding clients by {@code other}, sharing everything else. */
   public Rules with(ClientIp other) {
     return new Rules(rules, excludes, other, tiers, apiKeyHeader, cors, responses);
+  }
+
+  /** Whether a rule's key reads the user: only then is there anything to decide after login. */
+  public boolean keyedByUser() {
+    return keyedByUser;
   }
 
   public List<PathPattern> excludes() {

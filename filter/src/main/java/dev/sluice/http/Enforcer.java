@@ -2,6 +2,7 @@ package dev.sluice.http;
 
 import dev.sluice.core.Decision;
 import dev.sluice.core.Limiter;
+import dev.sluice.core.Phase;
 import dev.sluice.core.Rules;
 import dev.sluice.store.Clock;
 import dev.sluice.support.Failures;
@@ -11,9 +12,10 @@ import java.util.logging.Logger;
 /**
  * Applies the limiter to one exchange: counts a request once however often it is dispatched, adds
  * the rate-limit headers, and writes the rejection (a 429, unless its rule says other) when denied.
- * Requests to the {@link Admin} endpoint are answered first and never counted. A failure inside
- * Sluice lets the request through, logged once per kind: a rate limiter must never be the reason an
- * application breaks, nor flood its log.
+ * Requests to the {@link Admin} endpoint are answered first and never counted. A request may be
+ * decided in two {@link Phase}s, each counting it once. A failure inside Sluice lets the request
+ * through, logged once per kind: a rate limiter must never be the reason an application breaks, nor
+ * flood its log.
  */
 public final class Enforcer {
   private static final Logger LOG = Logger.getLogger("dev.sluice.http");
@@ -38,17 +40,28 @@ public final class Enforcer {
     this.clock = clock;
   }
 
-  /** Returns true when the application should serve the request. */
+  /** Returns true when the application should serve the request, decided by every rule. */
   public boolean admit(Exchange exchange) throws IOException {
-    if (!exchange.markDecided()) {
+    return admit(exchange, Phase.ALL);
+  }
+
+  /**
+   * Returns true when the application should serve the request, decided by the rules of {@code
+   * phase}; the admin endpoint is answered at entry, never after login.
+   */
+  public boolean admit(Exchange exchange, Phase phase) throws IOException {
+    if (phase == Phase.AFTER_LOGIN && !limiter.rules().keyedByUser()) {
+      return true; // the common case, at the cost of one field read per servlet call
+    }
+    if (!firstIn(exchange, phase)) {
       return true;
     }
     Decision decision;
     try {
-      if (admin.answered(exchange)) {
+      if (phase != Phase.AFTER_LOGIN && admin.answered(exchange)) {
         return false;
       }
-      decision = limiter.decide(exchange);
+      decision = limiter.decide(exchange, phase);
     } catch (RuntimeException e) {
       String request = exchange.method() + " " + exchange.path();
       failures.log("Sluice could not decide " + request + "; letting it through", e);
@@ -74,5 +87,22 @@ public final class Enforcer {
     CorsHeaders.write(rules.cors(), rules.responses().headers(), exchange);
     Rejection.write(decision, exchange);
     return false;
+  }
+
+  /**
+   * Marks the request decided in {@code phase}; false when it was already. {@link Phase#ALL} marks
+   * both phases, so no after-login decision counts it again; but after an entry decision (the
+   * agent's) it decides nothing, and leaves the user's rules to the decision after login.
+   */
+  private static boolean firstIn(Exchange exchange, Phase phase) {
+    switch (phase) {
+      case ENTRY:
+        return exchange.markDecided(Exchange.DECIDED_ATTRIBUTE);
+      case AFTER_LOGIN:
+        return exchange.markDecided(Exchange.DECIDED_AFTER_LOGIN_ATTRIBUTE);
+      default:
+        return exchange.markDecided(Exchange.DECIDED_ATTRIBUTE)
+            && exchange.markDecided(Exchange.DECIDED_AFTER_LOGIN_ATTRIBUTE);
+    }
   }
 }

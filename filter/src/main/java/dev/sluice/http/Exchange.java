@@ -14,11 +14,15 @@ public interface Exchange extends RequestView {
    */
   String DECIDED_ATTRIBUTE = "dev.sluice.decided";
 
+  /** The attribute that marks a request as counted by the rules decided after login. */
+  String DECIDED_AFTER_LOGIN_ATTRIBUTE = "dev.sluice.decided.after_login";
+
   /**
-   * Marks the request as decided and returns true, or returns false if it already was (a forward,
-   * include, error page or async re-dispatch of a request that was counted once already).
+   * Sets request attribute {@code attribute} and returns true, or returns false if it was set
+   * already (a forward, include, error page or async re-dispatch of a request that was counted once
+   * already).
    */
-  boolean markDecided();
+  boolean markDecided(String attribute);
 
   /** The query string as sent, not decoded, without the {@code ?}; null when there is none. */
   String queryString();

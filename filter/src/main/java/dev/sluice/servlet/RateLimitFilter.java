@@ -4,10 +4,13 @@ import dev.sluice.config.ConfigSource;
 import dev.sluice.config.LiveLimiter;
 import dev.sluice.config.OnInvalidConfig;
 import dev.sluice.config.StartRefusedException;
+import dev.sluice.core.Phase;
 import dev.sluice.http.Enforcer;
+import dev.sluice.support.Failures;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
+import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
@@ -15,6 +18,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Map;
+import java.util.logging.Logger;
 
 /**
  * Rate-limits a web application by ratelimit.yaml. Register it in web.xml on {@code /*}:
@@ -35,13 +39,44 @@ import java.util.Map;
  * (and so the application's start) when there is no valid file, where the default serves unlimited
  * until one appears (see {@link OnInvalidConfig}). A request is counted once, whatever dispatchers
  * the mapping names.
+ *
+ * <p>Rules keyed by the user need the user, which an application that logs users in itself (Spring
+ * Security, a login filter) sets only in its own filters, after this one. A second mapping of this
+ * class with the init-param {@code decide} set to {@code after_login}, placed after the
+ * application's login filter, decides those rules there, with the first mapping's rules and
+ * counters; the first mapping then leaves them to it. Without one, the first decides every rule.
  */
 public class RateLimitFilter implements Filter {
+  /** The init-param that makes a mapping decide the rules keyed by the user, after login. */
+  static final String DECIDE = "decide";
+
+  static final String AFTER_LOGIN = "after_login";
+
+  /** Context attribute: the first mapping's enforcer, which the after-login mapping applies. */
+  private static final String ENFORCER_ATTRIBUTE = "dev.sluice.enforcer";
+
+  /** Context attribute: set when an after-login mapping decides the rules keyed by the user. */
+  private static final String AFTER_LOGIN_ATTRIBUTE = "dev.sluice.after_login";
+
+  private final Failures failures = new Failures(Logger.getLogger("dev.sluice.servlet"));
+  private ServletContext context;
+  private boolean afterLogin;
   private LiveLimiter live;
   private Enforcer enforcer;
 
   @Override
   public void init(FilterConfig config) throws ServletException {
+    context = config.getServletContext();
+    String decide = config.getInitParameter(DECIDE);
+    if (AFTER_LOGIN.equals(decide)) {
+      afterLogin = true;
+      context.setAttribute(AFTER_LOGIN_ATTRIBUTE, Boolean.TRUE);
+      return;
+    }
+    if (decide != null) {
+      throw new ServletException(
+          "Sluice: init-param " + DECIDE + "=" + decide + " is unknown: use " + AFTER_LOGIN);
+    }
     ClassLoader loader = config.getServletContext().getClassLoader();
     Map<String, String> environment = System.getenv();
     try {
@@ -56,6 +91,7 @@ public class RateLimitFilter implements Filter {
     }
     live.servesContext(config.getServletContext().getContextPath());
     enforcer = new Enforcer(live.limiter(), live.admin());
+    context.setAttribute(ENFORCER_ATTRIBUTE, enforcer);
   }
 
   /** The application's context path without its slash, as its MBeans are told apart by. */
@@ -66,17 +102,49 @@ public class RateLimitFilter implements Filter {
   @Override
   public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
       throws IOException, ServletException {
-    if (!(request instanceof HttpServletRequest)
-        || !(response instanceof HttpServletResponse)
-        || enforcer.admit(
-            new ServletExchange((HttpServletRequest) request, (HttpServletResponse) response))) {
-      chain.doFilter(request, response);
+    if (request instanceof HttpServletRequest && response instanceof HttpServletResponse) {
+      Enforcer in = enforcer();
+      if (in != null
+          && !in.admit(
+              new ServletExchange((HttpServletRequest) request, (HttpServletResponse) response),
+              phase())) {
+        return;
+      }
     }
+    chain.doFilter(request, response);
+  }
+
+  /** This mapping's enforcer, or after login the first mapping's; null when there is none. */
+  private Enforcer enforcer() {
+    if (!afterLogin) {
+      return enforcer;
+    }
+    Enforcer first = (Enforcer) context.getAttribute(ENFORCER_ATTRIBUTE);
+    if (first == null) {
+      failures.warn(
+          "alone",
+          "Sluice: the filter with "
+              + DECIDE
+              + "="
+              + AFTER_LOGIN
+              + " found no other Sluice filter in this application to take the rules from;"
+              + " it limits nothing");
+    }
+    return first;
+  }
+
+  /** The rules this mapping decides. The filters all start before the first request comes. */
+  private Phase phase() {
+    if (afterLogin) {
+      return Phase.AFTER_LOGIN;
+    }
+    return context.getAttribute(AFTER_LOGIN_ATTRIBUTE) != null ? Phase.ENTRY : Phase.ALL;
   }
 
   @Override
   public void destroy() {
     if (live != null) {
+      context.removeAttribute(ENFORCER_ATTRIBUTE);
       live.close();
     }
   }

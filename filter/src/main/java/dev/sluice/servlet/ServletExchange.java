@@ -57,11 +57,11 @@ final class ServletExchange implements Exchange {
   }
 
   @Override
-  public boolean markDecided() {
-    if (request.getAttribute(DECIDED_ATTRIBUTE) != null) {
+  public boolean markDecided(String attribute) {
+    if (request.getAttribute(attribute) != null) {
       return false;
     }
-    request.setAttribute(DECIDED_ATTRIBUTE, Boolean.TRUE);
+    request.setAttribute(attribute, Boolean.TRUE);
     return true;
   }
 

@@ -28,12 +28,33 @@ class SampleRulesTest {
 
   /** Requests of one client, spread evenly over {@code seconds}; how many were allowed. */
   private int admitted(TestRequest request, int requests, int seconds) {
+    return admitted(request, requests, seconds, Phase.ALL);
+  }
+
+  /** As {@link #admitted(TestRequest, int, int)}, decided by the rules of {@code phase}. */
+  private int admitted(TestRequest request, int requests, int seconds, Phase phase) {
     int allowed = 0;
     for (int i = 0; i < requests; i++) {
       clock.advance(seconds * SECOND / requests);
-      allowed += limiter.decide(request).allowed() ? 1 : 0;
+      allowed += limiter.decide(request, phase).allowed() ? 1 : 0;
     }
     return allowed;
+  }
+
+  @Test
+  void eachSignedInUserIsHeldToTheirOwnLimitOnceLoggedIn() {
+    TestRequest alice = TestRequest.get("/api/hello").from("203.0.113.10").user("alice");
+    TestRequest bob = TestRequest.get("/api/hello").from("203.0.113.10").user("bob");
+    assertThat(admitted(alice, 1_000, 60, Phase.AFTER_LOGIN)).isEqualTo(600);
+    assertThat(limiter.decide(bob, Phase.AFTER_LOGIN).allowed()).as("bob, same address").isTrue();
+    assertThat(limiter.decide(alice, Phase.AFTER_LOGIN).ruleId()).isEqualTo("per-user");
+  }
+
+  @Test
+  void theUserRuleIsLeftToTheDecisionAfterLogin() {
+    TestRequest alice = TestRequest.get("/api/hello").from("203.0.113.11").user("alice");
+    assertThat(admitted(alice, 1_000, 60, Phase.ENTRY)).isEqualTo(1_000);
+    assertThat(limiter.decide(alice, Phase.ENTRY).ruleId()).isEqualTo("api");
   }
 
   @Test

@@ -1,15 +1,17 @@
 package dev.sluice.http;
 
 import dev.sluice.core.TestRequest;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Records what Sluice writes. */
 public final class FakeExchange implements Exchange {
   private final TestRequest request;
   private final String query;
-  private boolean decided;
+  private final Set<String> attributes = new HashSet<>();
   public boolean committed;
   public final Map<String, String> headers = new LinkedHashMap<>();
   public int status;
@@ -31,10 +33,8 @@ public final class FakeExchange implements Exchange {
   }
 
   @Override
-  public boolean markDecided() {
-    boolean first = !decided;
-    decided = true;
-    return first;
+  public boolean markDecided(String attribute) {
+    return attributes.add(attribute);
   }
 
   @Override

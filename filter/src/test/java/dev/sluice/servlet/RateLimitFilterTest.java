@@ -11,6 +11,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -29,6 +30,7 @@ class RateLimitFilterTest {
   /** A FilterConfig with {@code params}, of the context /shop whose class loader is this test's. */
   private static FilterConfig config(Map<String, String> params) {
     ClassLoader loader = RateLimitFilterTest.class.getClassLoader();
+    Map<Object, Object> attributes = new HashMap<>();
     ServletContext context =
         (ServletContext)
             Proxy.newProxyInstance(
@@ -40,6 +42,13 @@ class RateLimitFilterTest {
                   }
                   if (method.getName().equals("getContextPath")) {
                     return "/shop";
+                  }
+                  if (method.getName().endsWith("Attribute")) {
+                    return switch (method.getName()) {
+                      case "setAttribute" -> attributes.put(args[0], args[1]);
+                      case "removeAttribute" -> attributes.remove(args[0]);
+                      default -> attributes.get(args[0]);
+                    };
                   }
                   throw new UnsupportedOperationException(method.getName());
                 });
@@ -66,6 +75,13 @@ class RateLimitFilterTest {
         .isInstanceOf(ServletException.class)
         .hasMessageStartingWith("Sluice rejected " + file + "; refusing to start")
         .hasMessageContaining(file + ":2:51: rules[0] (a).limit: must be a whole number");
+  }
+
+  @Test
+  void anUnknownDecideValueFailsInit() {
+    assertThatThrownBy(() -> new RateLimitFilter().init(config(Map.of("decide", "afterlogin"))))
+        .isInstanceOf(ServletException.class)
+        .hasMessage("Sluice: init-param decide=afterlogin is unknown: use after_login");
   }
 
   @Test

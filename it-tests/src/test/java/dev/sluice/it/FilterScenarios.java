@@ -47,6 +47,7 @@ abstract class FilterScenarios {
             algorithm: token_bucket }
       """
           + OwnBodyChecks.RULE
+          + PerUserChecks.RULE
           + AdminChecks.RULE
           + CorsChecks.SECTION
           + AdminChecks.SECTION;
@@ -68,6 +69,15 @@ abstract class FilterScenarios {
     if (deployment != null) {
       deployment.stop();
     }
+  }
+
+  /**
+   * The app logs its users in itself (LoginFilter, after Sluice's first mapping); the mapping with
+   * {@code decide: after_login} after it decides the per-user rule once the user is known.
+   */
+  @Test
+  void eachUserLoggedInByTheAppHasALimitOfItsOwn() throws Exception {
+    PerUserChecks.assertEachUserHasALimitOfTheirOwn(http, "10.0.9.1");
   }
 
   @Test

@@ -41,6 +41,22 @@ public final class WebApp {
           <dispatcher>ERROR</dispatcher>
           <dispatcher>ASYNC</dispatcher>
         </filter-mapping>
+        <!-- The app's own login, then Sluice again for the rules keyed by the user. -->
+        <filter>
+          <filter-name>login</filter-name>
+          <filter-class>dev.sluice.it.app.LoginFilter</filter-class>
+          <async-supported>true</async-supported>
+        </filter>
+        <filter-mapping><filter-name>login</filter-name><url-pattern>/*</url-pattern></filter-mapping>
+        <filter>
+          <filter-name>sluice-after-login</filter-name>
+          <filter-class>dev.sluice.servlet.RateLimitFilter</filter-class>
+          <async-supported>true</async-supported>
+          <init-param><param-name>decide</param-name><param-value>after_login</param-value></init-param>
+        </filter>
+        <filter-mapping>
+          <filter-name>sluice-after-login</filter-name><url-pattern>/*</url-pattern>
+        </filter-mapping>
       %s
         <!-- The app's answer for every other path too, so a request the container routes anywhere
              reaches a servlet that counts it. -->
@@ -53,6 +69,7 @@ public final class WebApp {
 
   private static final String[][] SERVLETS = {
     {"hello", "HelloServlet", "/api/hello"},
+    {"me", "MeServlet", "/api/me"},
     {"count", "CountServlet", "/count"},
     {"forward", "ForwardServlet", "/forward"},
     {"include", "IncludeServlet", "/include"},

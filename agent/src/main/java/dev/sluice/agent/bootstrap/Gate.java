@@ -10,4 +10,10 @@ public interface Gate {
    * run. Never throws: any failure lets the request through.
    */
   boolean rejected(Object request, Object response);
+
+  /**
+   * As {@link #rejected}, for the rules keyed by the user, when the request reaches its servlet:
+   * after the application's filters, so after its own login.
+   */
+  boolean rejectedAtServlet(Object request, Object response);
 }

@@ -79,12 +79,12 @@ final class ReflectedExchange implements Exchange {
   }
 
   @Override
-  public boolean markDecided() {
+  public boolean markDecided(String attribute) {
     try {
-      if ((Object) api.getAttribute.invokeExact(request, DECIDED_ATTRIBUTE) != null) {
+      if ((Object) api.getAttribute.invokeExact(request, attribute) != null) {
         return false;
       }
-      api.setAttribute.invokeExact(request, DECIDED_ATTRIBUTE, (Object) Boolean.TRUE);
+      api.setAttribute.invokeExact(request, attribute, (Object) Boolean.TRUE);
       return true;
     } catch (Throwable t) {
       throw failure(t);

@@ -4,6 +4,7 @@ import dev.sluice.agent.bootstrap.Gate;
 import dev.sluice.config.ConfigSource;
 import dev.sluice.config.OnInvalidConfig;
 import dev.sluice.config.StartRefusedException;
+import dev.sluice.core.Phase;
 import dev.sluice.http.Enforcer;
 import dev.sluice.support.Failures;
 import java.util.concurrent.TimeoutException;
@@ -97,13 +98,22 @@ public final class ServletGate implements Gate {
 
   @Override
   public boolean rejected(Object request, Object response) {
+    return rejected(request, response, Phase.ENTRY);
+  }
+
+  @Override
+  public boolean rejectedAtServlet(Object request, Object response) {
+    return rejected(request, response, Phase.AFTER_LOGIN);
+  }
+
+  private boolean rejected(Object request, Object response, Phase phase) {
     try {
       ServletApi api = ServletApi.of(request.getClass());
       if (api == null || !api.isInitialHttpCall(request, response)) {
         return false;
       }
       Enforcer in = enforcer();
-      return in != null && !in.admit(new ReflectedExchange(api, request, response));
+      return in != null && !in.admit(new ReflectedExchange(api, request, response), phase);
     } catch (Throwable t) {
       failures().log(LET_THROUGH, t);
       return false;

@@ -8,6 +8,7 @@ import static dev.sluice.it.Http.number;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.it.Http;
+import dev.sluice.it.PerUserChecks;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +21,9 @@ import org.junit.jupiter.api.TestInstance;
  * The agent in a Spring Boot executable jar (examples/spring-boot-app), which knows nothing of
  * Sluice. Boot loads Tomcat and Spring from jars nested in BOOT-INF/lib through its own class
  * loader, not the system one: a 429 from its embedded Tomcat shows the agent found the servlet API
- * there and hooked the container's filter chain ahead of Spring's DispatcherServlet.
+ * there and hooked the container's filter chain ahead of Spring's DispatcherServlet. The app logs
+ * its users in itself (Spring Security, HTTP Basic): a rule keyed by the user is decided when the
+ * request reaches the DispatcherServlet, once Spring Security has set the user.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SpringBootAgentIT {
@@ -31,7 +34,8 @@ class SpringBootAgentIT {
       rules:
         - { id: hello, match: { path: /api/hello }, key: ip, limit: 3, window: 1h,
             algorithm: token_bucket }
-      """;
+      """
+          + PerUserChecks.RULE;
 
   private Path config;
   private BootJar app;
@@ -89,6 +93,14 @@ class SpringBootAgentIT {
     assertThat(http.get("/api/hello", "10.7.0.2").statusCode())
         .as("another client has its own limit")
         .isEqualTo(200);
+  }
+
+  @Test
+  void eachUserLoggedInByTheAppHasALimitOfItsOwn() throws Exception {
+    PerUserChecks.assertEachUserHasALimitOfTheirOwn(http, "10.7.2.1");
+    assertThat(http.get("/api/me", "10.7.2.1").statusCode())
+        .as("no user: the app's login answers, and the rule is not reached")
+        .isEqualTo(401);
   }
 
   @Test
