@@ -25,6 +25,12 @@ public final class AgentMain {
   private static final String INSTALLER = "dev.sluice.agent.install.Installer";
   private static final String COMMANDS = "dev.sluice.agent.command.Commands";
 
+  /** What the last runtime attach did, read back by {@code attach}: see {@code Commands}. */
+  public static final String ATTACH_RESULT = "dev.sluice.agent.attach.result";
+
+  /** The isolated class loader of the agent running in this JVM; null before it started. */
+  private static ClassLoader installed;
+
   private AgentMain() {}
 
   public static void premain(String argument, Instrumentation instrumentation) {
@@ -48,28 +54,42 @@ public final class AgentMain {
 
   private static synchronized void start(
       String argument, Instrumentation instrumentation, boolean premain) {
+    String result;
     try {
-      if (System.getProperty(INSTALLED) != null) {
+      if (System.getProperty(INSTALLED) == null) {
+        JarFile jar = agentJar();
+        // The bridge must come from the boot loader alone: added before anything names it.
+        instrumentation.appendToBootstrapClassLoaderSearch(jar);
+        ClassLoader isolated = isolated(jar);
+        result =
+            (String)
+                call(
+                    isolated
+                        .loadClass(INSTALLER)
+                        .getMethod("install", Instrumentation.class, String.class, boolean.class),
+                    instrumentation,
+                    argument,
+                    premain);
+        installed = isolated;
+        System.setProperty(INSTALLED, jar.getName());
+      } else if (!premain && installed != null) {
+        result =
+            (String)
+                call(installed.loadClass(INSTALLER).getMethod("attachAgain", String.class), argument);
+      } else {
+        result = "already running (from another copy of the agent jar); nothing changed";
         System.err.println("Sluice: the agent is already running in this JVM; ignoring it again");
-        return;
       }
-      JarFile jar = agentJar();
-      // The bridge must come from the boot loader alone: added before anything names it.
-      instrumentation.appendToBootstrapClassLoaderSearch(jar);
-      ClassLoader isolated = isolated(jar);
-      call(
-          isolated
-              .loadClass(INSTALLER)
-              .getMethod("install", Instrumentation.class, String.class, boolean.class),
-          instrumentation,
-          argument,
-          premain);
-      System.setProperty(INSTALLED, jar.getName());
     } catch (Throwable t) {
+      result = "failed: " + t + "; the application runs without rate limits";
       System.err.println(
           "Sluice: the agent could not start ("
               + t
               + "); the application runs without rate limits");
+    }
+    if (!premain) {
+      // What the attaching command reads back from this JVM to say what happened here.
+      System.setProperty(ATTACH_RESULT, result);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.sluice.agent.command;
 
+import dev.sluice.agent.AgentMain;
 import dev.sluice.config.Check;
 import dev.sluice.publish.Publish;
 import dev.sluice.simulate.Simulate;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Arrays;
 import net.bytebuddy.agent.ByteBuddyAgent;
+import net.bytebuddy.agent.VirtualMachine;
 
 /**
  * {@code java -jar sluice-agent.jar check <ratelimit.yaml>} validates a file exactly as the agent
@@ -124,8 +126,36 @@ public final class Commands {
               + " unless the target runs with -XX:+EnableDynamicAgentLoading.");
       return 1;
     }
-    out.println(
-        "Sluice agent loaded into process " + pid + "; its log says which rules are in force");
+    String result = resultIn(pid);
+    if (result == null) {
+      out.println(
+          "Sluice agent loaded into process " + pid + "; its log says which rules are in force");
+      return 0;
+    }
+    if (result.startsWith("failed")) {
+      err.println("attach: the agent in process " + pid + " " + result);
+      return 1;
+    }
+    out.println("Sluice agent in process " + pid + ": " + result);
     return 0;
+  }
+
+  /**
+   * What the agent in {@code pid} says the attach did (see {@code AgentMain}), read from its system
+   * properties; null when that cannot be read.
+   */
+  private static String resultIn(String pid) {
+    try {
+      Class<? extends VirtualMachine> type = VirtualMachine.Resolver.INSTANCE.run();
+      VirtualMachine vm = (VirtualMachine) type.getMethod("attach", String.class).invoke(null, pid);
+      try {
+        // A constant, inlined: this class cannot see AgentMain's loader, nor needs to.
+        return vm.getSystemProperties().getProperty(AgentMain.ATTACH_RESULT);
+      } finally {
+        vm.detach();
+      }
+    } catch (Exception | LinkageError e) {
+      return null; // the agent's own log still says what it did
+    }
   }
 }

@@ -49,6 +49,11 @@ public final class ServletGate implements Gate {
     loading.begin();
   }
 
+  /** Gives these rules up for a gate in its place: its limiter is closed, now or once made. */
+  public void close() {
+    loading.cancel();
+  }
+
   /**
    * Under {@link OnInvalidConfig#REFUSE_START}: starts loading the rules and returns once they are
    * in force. When they cannot be, this gate gives them up for good: what loading makes later is

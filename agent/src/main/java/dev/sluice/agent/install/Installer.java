@@ -5,6 +5,7 @@ import dev.sluice.agent.gate.ServletGate;
 import dev.sluice.config.ConfigSource;
 import dev.sluice.config.OnInvalidConfig;
 import dev.sluice.config.StartRefusedException;
+import java.io.File;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -30,7 +31,17 @@ public final class Installer {
    */
   static final String BYTE_BUDDY_SAFE_MODE = "dev.sluice.internal.bytebuddy.safe";
 
-  public static void install(Instrumentation instrumentation, String argument, boolean premain) {
+  /** The gate in charge and where its rules come from: a second attach may replace them. */
+  private static ServletGate gate;
+
+  private static ConfigSource source;
+
+  /**
+   * Installs the agent; returns what a runtime attach did, for the attaching command to say (the
+   * JVM started with {@code -javaagent} has nobody to tell).
+   */
+  public static synchronized String install(
+      Instrumentation instrumentation, String argument, boolean premain) {
     long start = System.nanoTime();
     if (System.getProperty(BYTE_BUDDY_SAFE_MODE) == null) {
       System.setProperty(BYTE_BUDDY_SAFE_MODE, "true");
@@ -40,24 +51,10 @@ public final class Installer {
       AgentLog.warning(jboss);
     }
     AgentArgs args = AgentArgs.parse(argument);
-    for (String problem : args.problems()) {
-      AgentLog.warning("Sluice: " + problem);
-    }
-    Map<String, String> environment = System.getenv();
-    ConfigSource source =
-        ConfigSource.locate(args.config(), environment, ClassLoader.getSystemClassLoader());
-    OnInvalidConfig onInvalid = OnInvalidConfig.locate(args.onInvalidConfig(), environment);
     final AtomicReference<String> started = new AtomicReference<String>();
-    final ServletGate gate =
-        ServletGate.prepare(
-            source,
-            onInvalid,
-            new Runnable() {
-              @Override
-              public void run() {
-                AgentLog.open();
-              }
-            },
+    ServletGate next =
+        gate(
+            args,
             new Runnable() {
               @Override
               public void run() {
@@ -67,10 +64,13 @@ public final class Installer {
                 }
               }
             });
-    if (onInvalid == OnInvalidConfig.REFUSE_START) {
-      awaitRules(gate, premain); // before anything is installed: a refused start leaves nothing
+    if (OnInvalidConfig.locate(args.onInvalidConfig(), System.getenv())
+        == OnInvalidConfig.REFUSE_START) {
+      awaitRules(next, premain); // before anything is installed: a refused start leaves nothing
     }
-    Gatekeeper.install(gate);
+    Gatekeeper.install(next);
+    gate = next;
+    final ServletGate installed = next;
     String instrumented = "";
     if (premain) {
       ServletInstrumentation.installDeferred(
@@ -78,14 +78,14 @@ public final class Installer {
           new DeferredTransformer.LoggingWatch() {
             @Override
             public void setUp() {
-              gate.begin();
+              installed.begin();
             }
           });
       if (loggingSetUp(instrumentation)) {
-        gate.begin();
+        next.begin();
       }
     } else {
-      gate.begin(); // the application serves already: its set-up is done
+      next.begin(); // the application serves already: its set-up is done
       int retransformed = ServletInstrumentation.installNow(instrumentation);
       instrumented = "; " + retransformed + " loaded servlet classes instrumented";
     }
@@ -104,6 +104,67 @@ public final class Installer {
     } else {
       AgentLog.info(line);
     }
+    return "attached, rules from " + source + instrumented + missing(args);
+  }
+
+  /**
+   * A runtime attach to a JVM where the agent runs already: a {@code config=} other than the one in
+   * force puts that file's rules in force in their place (the old limiter closed); otherwise
+   * nothing changes. Returns what it did, for the attaching command to say.
+   */
+  public static synchronized String attachAgain(String argument) {
+    AgentArgs args = AgentArgs.parse(argument);
+    ConfigSource was = source;
+    if (gate == null || args.config() == null || args.config().equals(was.name())) {
+      return "already running, rules from "
+          + was
+          + "; nothing changed"
+          + (args.config() == null ? " (config=<path> puts another file's rules in force)" : "");
+    }
+    ServletGate old = gate;
+    ServletGate next = gate(args, null);
+    Gatekeeper.install(next);
+    gate = next;
+    old.close();
+    next.begin();
+    AgentLog.info("Sluice: attached again: rules now from " + source + ", no longer from " + was);
+    return "already running; rules now from "
+        + source
+        + ", no longer from "
+        + was
+        + missing(args);
+  }
+
+  /** A gate of the rules {@code args} name, which becomes the one {@link #source} names. */
+  private static ServletGate gate(AgentArgs args, final Runnable serving) {
+    for (String problem : args.problems()) {
+      AgentLog.warning("Sluice: " + problem);
+    }
+    Map<String, String> environment = System.getenv();
+    source = ConfigSource.locate(args.config(), environment, ClassLoader.getSystemClassLoader());
+    return ServletGate.prepare(
+        source,
+        OnInvalidConfig.locate(args.onInvalidConfig(), environment),
+        new Runnable() {
+          @Override
+          public void run() {
+            AgentLog.open();
+          }
+        },
+        serving == null ? NOTHING : serving);
+  }
+
+  private static final Runnable NOTHING =
+      new Runnable() {
+        @Override
+        public void run() {}
+      };
+
+  /** "; but FILE does not exist here" when the file {@code config=} names is not in this JVM. */
+  private static String missing(AgentArgs args) {
+    return args.config() == null || new File(args.config()).isFile()
+        ? ""
+        : "; but " + args.config() + " does not exist here: nothing is limited until it does";
   }
 
   /**

@@ -12,10 +12,13 @@ import dev.sluice.it.agent.AgentWebApp;
 import dev.sluice.it.agent.Settings;
 import dev.sluice.it.jvm.ChildJvm;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +34,15 @@ class AttachTomcatIT {
         trusted_proxies: [127.0.0.1/32]
       rules:
         - { id: hello, match: { path: /api/hello }, key: ip, limit: 3, window: 1h }
+      """;
+
+  /** The rules a second attach puts in force instead. */
+  private static final String OTHER_RULES =
+      """
+      client_ip:
+        trusted_proxies: [127.0.0.1/32]
+      rules:
+        - { id: hello-again, match: { path: /api/hello }, key: ip, limit: 1, window: 1h }
       """;
 
   @Test
@@ -49,11 +61,18 @@ class AttachTomcatIT {
             .noneMatch(name -> name.regionMatches(true, 0, "X-RateLimit-", 0, 12));
       }
 
-      ChildJvm attach = attach(server.pid(), app);
+      ChildJvm attach = attach(server.pid(), "config=" + app.config());
       assertThat(attach.awaitExit(START))
           .as("attach exit code; output:\n%s", attach.output())
           .isZero();
-      assertThat(attach.output()).contains("Sluice agent loaded into process " + server.pid());
+      assertThat(attach.output())
+          .as("what the target did, as it says")
+          .containsPattern(
+              "Sluice agent in process "
+                  + server.pid()
+                  + ": attached, rules from "
+                  + Pattern.quote(app.config().toString())
+                  + "; [1-9][0-9]* loaded servlet classes instrumented");
       String attached = server.awaitLineContaining("Sluice: agent attached in ", START);
       assertThat(attached)
           .as("the container's already loaded servlet classes were retransformed")
@@ -69,6 +88,31 @@ class AttachTomcatIT {
       }
       assertRejected(http.get("/api/hello", "10.30.0.1"), "hello");
       assertThat(http.served() - served).as("requests the servlet served").isEqualTo(3);
+
+      ChildJvm again = attach(server.pid(), null);
+      assertThat(again.awaitExit(START)).as(again.output()).isZero();
+      assertThat(again.output())
+          .contains(
+              "Sluice agent in process "
+                  + server.pid()
+                  + ": already running, rules from "
+                  + app.config()
+                  + "; nothing changed");
+
+      Path other = Files.writeString(app.config().resolveSibling("other.yaml"), OTHER_RULES);
+      ChildJvm change = attach(server.pid(), "config=" + other);
+      assertThat(change.awaitExit(START)).as(change.output()).isZero();
+      assertThat(change.output())
+          .contains(
+              "Sluice agent in process "
+                  + server.pid()
+                  + ": already running; rules now from "
+                  + other
+                  + ", no longer from "
+                  + app.config());
+      server.awaitLineContaining("rules in force from " + other, START);
+      assertThat(http.get("/api/hello", "10.30.0.2").statusCode()).isEqualTo(200);
+      assertRejected(http.get("/api/hello", "10.30.0.2"), "hello");
 
       server.stop();
       assertThat(server.output())
@@ -95,15 +139,19 @@ class AttachTomcatIT {
     return ChildJvm.start("tomcat-without-agent", command, Map.of(), null);
   }
 
-  private static ChildJvm attach(long pid, AgentWebApp app) {
+  /** {@code attach <pid> [argument]}, with no argument when {@code argument} is null. */
+  private static ChildJvm attach(long pid, String argument) {
     List<String> command =
-        List.of(
-            ChildJvm.java(),
-            "-jar",
-            Settings.agentJar().toString(),
-            "attach",
-            Long.toString(pid),
-            "config=" + app.config());
+        new ArrayList<>(
+            List.of(
+                ChildJvm.java(),
+                "-jar",
+                Settings.agentJar().toString(),
+                "attach",
+                Long.toString(pid)));
+    if (argument != null) {
+      command.add(argument);
+    }
     return ChildJvm.start("attach", command, Map.of(), null);
   }
 }
