@@ -11,8 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Arrays;
+import java.util.Properties;
 import net.bytebuddy.agent.ByteBuddyAgent;
-import net.bytebuddy.agent.VirtualMachine;
 
 /**
  * {@code java -jar sluice-agent.jar check <ratelimit.yaml>} validates a file exactly as the agent
@@ -146,13 +146,15 @@ public final class Commands {
    */
   private static String resultIn(String pid) {
     try {
-      Class<? extends VirtualMachine> type = VirtualMachine.Resolver.INSTANCE.run();
-      VirtualMachine vm = (VirtualMachine) type.getMethod("attach", String.class).invoke(null, pid);
+      // The JDK's attach API, found as ByteBuddyAgent.attach found it (tools.jar on Java 8).
+      Class<?> type = ByteBuddyAgent.AttachmentProvider.DEFAULT.attempt().getVirtualMachineType();
+      Object vm = type.getMethod("attach", String.class).invoke(null, pid);
       try {
+        Properties properties = (Properties) type.getMethod("getSystemProperties").invoke(vm);
         // A constant, inlined: this class cannot see AgentMain's loader, nor needs to.
-        return vm.getSystemProperties().getProperty(AgentMain.ATTACH_RESULT);
+        return properties.getProperty(AgentMain.ATTACH_RESULT);
       } finally {
-        vm.detach();
+        type.getMethod("detach").invoke(vm);
       }
     } catch (Exception | LinkageError e) {
       return null; // the agent's own log still says what it did

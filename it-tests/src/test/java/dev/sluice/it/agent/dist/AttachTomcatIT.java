@@ -112,7 +112,7 @@ class AttachTomcatIT {
                   + app.config());
       server.awaitLineContaining("rules in force from " + other, START);
       assertThat(http.get("/api/hello", "10.30.0.2").statusCode()).isEqualTo(200);
-      assertRejected(http.get("/api/hello", "10.30.0.2"), "hello");
+      assertRejected(http.get("/api/hello", "10.30.0.2"), "hello-again");
 
       server.stop();
       assertThat(server.output())
