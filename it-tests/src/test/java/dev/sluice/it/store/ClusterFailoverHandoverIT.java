@@ -6,6 +6,7 @@ import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
 import dev.sluice.it.redis.RedisProbe;
 import dev.sluice.it.redis.RedisProcess;
+import dev.sluice.it.redis.WithOwnCluster;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Counters;
 import dev.sluice.store.redis.RedisSettings;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
 import dev.sluice.it.redis.Await;
-import dev.sluice.it.redis.RedisClusterHandle;
 import dev.sluice.it.redis.RedisServers;
+import dev.sluice.it.redis.WithOwnCluster;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Counters;
 import dev.sluice.store.Permit;
@@ -25,10 +25,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * The threads of a Redis store on a Redis Cluster, reachable or not, opened as a web application
@@ -36,26 +33,15 @@ import org.junit.jupiter.api.TestInstance;
  * and from what threads, their number bounded, and none left once the store is closed. Jedis's
  * commons-pool evictor (one per JVM, daemon) sets its context loader itself, to its own.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class StoreThreadsIT {
+class StoreThreadsIT extends WithOwnCluster {
   private static final long MINUTE = 60_000_000;
   private static final String EVICTOR = "commons-pool-evictor";
 
   /** Two for each pipeline in flight at once: 8 lanes and at most 4 senders. */
   private static final int MOST_NODE_READERS = 24;
 
-  private RedisClusterHandle cluster;
-
-  @BeforeAll
-  void startCluster() {
-    cluster = RedisServers.cluster(3, 0);
-  }
-
-  @AfterAll
-  void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
+  StoreThreadsIT() {
+    super(0);
   }
 
   @Test

@@ -9,14 +9,11 @@ import dev.sluice.it.Http;
 import dev.sluice.it.agent.AgentContainer;
 import dev.sluice.it.agent.AgentServer;
 import dev.sluice.it.agent.AgentWebApp;
-import dev.sluice.it.redis.RedisClusterHandle;
 import dev.sluice.it.redis.RedisServers;
+import dev.sluice.it.redis.WithOwnCluster;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * A JVM with the agent and a Redis Cluster store stops by itself once its server has stopped, as
@@ -25,23 +22,12 @@ import org.junit.jupiter.api.TestInstance;
  * be one, whether the cluster answers or not (a store that cannot reach it tries again every
  * second); the agent closes nothing at exit and needs not to.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class AgentClusterStopIT {
+class AgentClusterStopIT extends WithOwnCluster {
   private static final AgentContainer CONTAINER = AgentContainer.TOMCAT_11;
   private static final Duration EXIT = Duration.ofSeconds(30);
 
-  private RedisClusterHandle cluster;
-
-  @BeforeAll
-  void startCluster() {
-    cluster = RedisServers.cluster(3, 0);
-  }
-
-  @AfterAll
-  void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
+  AgentClusterStopIT() {
+    super(0);
   }
 
   private static String rules(List<String> seeds) {
