@@ -11,13 +11,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The example Spring Boot app run as ops run it, {@code java -javaagent:... -jar app.jar}, on
- * 127.0.0.1 at a port Tomcat picks: Boot logs it, after a timestamp, as {@code Tomcat started on
+ * A Spring Boot executable jar run as ops run it, {@code java -javaagent:... -jar app.jar}, on
+ * 127.0.0.1 at a port the server picks: Boot logs it, after a timestamp, as {@code Tomcat started
+ * on port N} (Boot 3), {@code Tomcat started on port(s): N} (Boot 2) or {@code Undertow started on
  * port N}.
  */
 final class BootJar {
   private static final Duration START = Duration.ofSeconds(120);
-  private static final Pattern STARTED = Pattern.compile("Tomcat started on port (\\d+)");
+  private static final Pattern STARTED = Pattern.compile(" started on port\\D*(\\d+)");
 
   private final ChildJvm jvm;
   private final Http http;
@@ -27,19 +28,22 @@ final class BootJar {
     this.http = new Http(port);
   }
 
-  /** Starts the jar Maven built with our agent reading {@code config}. */
-  static BootJar start(Path config) throws InterruptedException {
+  /**
+   * Starts the jar Maven built, named by the system property {@code jarProperty}, with our agent
+   * reading {@code config}.
+   */
+  static BootJar start(String jarProperty, Path config) throws InterruptedException {
     List<String> command =
         List.of(
             ChildJvm.java(),
             "-javaagent:" + Settings.agentJar() + "=config=" + config,
             "-jar",
-            Settings.builtFile("sluice.it.springBootJar").toString(),
+            Settings.builtFile(jarProperty).toString(),
             "--server.port=0",
             "--server.address=127.0.0.1");
-    ChildJvm jvm = ChildJvm.start("spring-boot-app", command, Map.of(), null);
+    ChildJvm jvm = ChildJvm.start(jarProperty, command, Map.of(), null);
     try {
-      Matcher started = STARTED.matcher(jvm.awaitLineContaining("Tomcat started on port ", START));
+      Matcher started = STARTED.matcher(jvm.awaitLineContaining(" started on port", START));
       if (!started.find()) {
         throw jvm.failure("logged no port");
       }
@@ -54,7 +58,7 @@ final class BootJar {
     return http;
   }
 
-  /** Waits (10 s at most) for a line holding {@code text} since Tomcat said it started. */
+  /** Waits (10 s at most) for a line holding {@code text} since the server said it started. */
   void awaitOutput(String text) throws InterruptedException {
     jvm.awaitLineContaining(text, Duration.ofSeconds(10));
   }
