@@ -9,7 +9,9 @@ import static dev.sluice.it.Http.number;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.it.Http;
+import dev.sluice.it.jvm.ChildJvm;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -51,6 +53,14 @@ final class DistributionChecks {
     HttpResponse<String> response = http.get("/app/count", "10.255.255.255");
     assertThat(response.statusCode()).as("GET /app/count").isEqualTo(200);
     return Integer.parseInt(response.body().trim());
+  }
+
+  /**
+   * Waits for the agent's line saying it started, which its own thread logs just after the first
+   * request: a server stopped before would end its output without it.
+   */
+  static void awaitAgentStarted(ChildJvm jvm) throws InterruptedException {
+    jvm.awaitLineContaining("Sluice: agent started in ", Duration.ofSeconds(10));
   }
 
   /**
