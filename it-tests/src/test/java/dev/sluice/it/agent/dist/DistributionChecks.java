@@ -9,13 +9,74 @@ import static dev.sluice.it.Http.number;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.it.Http;
+import dev.sluice.it.jvm.ChildJvm;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
-/** What every server distribution must show with the agent: limits where a rule is, none elsewhere. */
+/**
+ * What every server distribution must show with the agent: limits where a rule is, none elsewhere.
+ */
 final class DistributionChecks {
+  /** The test app's answer, when deployed as /app: its one limited path. */
+  static final String APP_HELLO = "/app/api/hello";
+
+  /** The rule {@link #assertTheAppNeverSeesA429} expects, as an item of a rules list. */
+  static final String APP_RULE =
+      "  - { id: app-hello, match: { path: " + APP_HELLO + " }, key: ip, limit: 3, window: 1h }\n";
+
+  /** Rules for the test app deployed as /app alone. */
+  static final String APP_RULES =
+      "client_ip:\n  trusted_proxies: [127.0.0.1/32]\nrules:\n" + APP_RULE;
+
   private DistributionChecks() {}
+
+  /**
+   * With the test app deployed as /app under {@link #APP_RULES}: {@link
+   * #assertCountsDownThenRejects} for {@code client}, then more 429s, and the app's own count (its
+   * {@code /count}) shows its servlet ran for the allowed requests only, never for a 429.
+   */
+  static void assertTheAppNeverSeesA429(Http http, String client) throws Exception {
+    int served = served(http);
+    assertCountsDownThenRejects(
+        http, APP_HELLO, "app-hello", 3, client, body -> assertThat(body).isEqualTo("hello"));
+    for (int i = 0; i < 3; i++) {
+      assertRejected(http.get(APP_HELLO, client), "app-hello");
+    }
+    assertThat(served(http) - served)
+        .as("requests the app served: the client's 3 allowed, another client's 1")
+        .isEqualTo(4);
+  }
+
+  private static int served(Http http) throws Exception {
+    HttpResponse<String> response = http.get("/app/count", "10.255.255.255");
+    assertThat(response.statusCode()).as("GET /app/count").isEqualTo(200);
+    return Integer.parseInt(response.body().trim());
+  }
+
+  /**
+   * Waits for the agent's line saying it started, which its own thread logs just after the first
+   * request: a server stopped before would end its output without it.
+   */
+  static void awaitAgentStarted(ChildJvm jvm) throws InterruptedException {
+    jvm.awaitLineContaining("Sluice: agent started in ", Duration.ofSeconds(10));
+  }
+
+  /**
+   * A server's whole output, once stopped: the agent said it started and which rules are in force
+   * (a line logged by the thread that loads them), and never that something failed.
+   */
+  static void assertAgentRanWithoutFailure(String output) {
+    assertThat(output).contains("Sluice: agent started in ");
+    assertThat(output)
+        .as("lines from Sluice's own threads reach the server's log too")
+        .contains("rules in force from ");
+    assertThat(output)
+        .doesNotContain("Sluice: could not instrument")
+        .doesNotContain("because the agent failed")
+        .doesNotContain("the agent could not start");
+  }
 
   /**
    * {@code limit} requests of {@code client} to {@code path} served, each with the app's own body

@@ -3,6 +3,8 @@ package dev.sluice.it.agent.dist;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.it.Http;
+import dev.sluice.it.WebApp;
+import dev.sluice.it.agent.AgentWebApp;
 import dev.sluice.it.agent.Settings;
 import dev.sluice.it.jvm.ChildJvm;
 import java.nio.file.Files;
@@ -18,7 +20,8 @@ import org.junit.jupiter.api.TestInstance;
  * The agent in a Tomcat distribution as Apache ships it, started by {@code catalina.sh run} with
  * the flag in {@code CATALINA_OPTS}, limiting the bundled examples web app: a javax or jakarta app
  * behind Tomcat's own filters, class loaders and juli logging, none of which the agent may trip
- * over. Each concrete class names the distribution.
+ * over (and, where a class asks, the test app beside it). Each concrete class names the
+ * distribution.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class DistributionScenario {
@@ -35,17 +38,34 @@ abstract class DistributionScenario {
           .formatted(HELLO);
 
   private TomcatDistribution tomcat;
+  private AgentWebApp app;
   private ChildJvm jvm;
-  private Http http;
+  Http http;
 
   /** The failsafe system property naming the unpacked distribution. */
   abstract String distributionProperty();
+
+  /**
+   * True to deploy the javax test app as webapps/app too, under {@link
+   * DistributionChecks#APP_RULE}, for {@link DistributionChecks#assertTheAppNeverSeesA429}: the
+   * examples app cannot tell whether its servlet ran.
+   */
+  boolean withJavaxTestApp() {
+    return false;
+  }
 
   @BeforeAll
   void start() throws Exception {
     tomcat = TomcatDistribution.copy(distributionProperty());
     Path config = tomcat.home().getParent().resolve("ratelimit.yaml");
-    Files.writeString(config, RULES);
+    if (withJavaxTestApp()) {
+      // The app's own (empty) ratelimit.yaml goes unused: the agent reads both rules from config.
+      app = AgentWebApp.create(true, "", "");
+      WebApp.copyTree(app.dir(), tomcat.home().resolve("webapps/app"));
+      Files.writeString(config, RULES + DistributionChecks.APP_RULE);
+    } else {
+      Files.writeString(config, RULES);
+    }
     jvm =
         tomcat.start(
             getClass().getSimpleName(), "-javaagent:" + Settings.agentJar() + "=config=" + config);
@@ -94,20 +114,17 @@ abstract class DistributionScenario {
   void stop() throws Exception {
     try {
       if (jvm != null) {
+        DistributionChecks.awaitAgentStarted(jvm);
         Processes.stopGracefully(jvm, Duration.ofSeconds(30));
-        String output = Processes.awaitOutput(jvm, "Stopping service [Catalina]");
-        assertThat(output).contains("Sluice: agent started in ");
-        assertThat(output)
-            .as("lines from Sluice's own threads reach Tomcat's log (JULI) too")
-            .contains("rules in force from ");
-        assertThat(output)
-            .doesNotContain("Sluice: could not instrument")
-            .doesNotContain("because the agent failed")
-            .doesNotContain("the agent could not start");
+        DistributionChecks.assertAgentRanWithoutFailure(
+            Processes.awaitOutput(jvm, "Stopping service [Catalina]"));
       }
     } finally {
       if (jvm != null) {
         jvm.close();
+      }
+      if (app != null) {
+        app.delete();
       }
       if (tomcat != null) {
         tomcat.delete();

@@ -104,7 +104,7 @@ final class TomcatDistribution {
     WebApp.deleteTree(home.getParent());
   }
 
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     // Closed before Tomcat binds it: another process could take it meanwhile, which would show
     // as a bind failure in Tomcat's log, never as a wrong result.
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
