@@ -26,7 +26,9 @@ import java.util.function.ToLongFunction;
  *       HelloWorldExample (with the agent, a rule limits that path): what a user waits for;
  *   <li>the first request to a JSP after that, which compiles it: Jasper's compiler loads thousands
  *       of classes, each of which passes the agent's type matcher;
- *   <li>the agent's own "agent started in N ms".
+ *   <li>the agent's own "agent started in N ms";
+ *   <li>Tomcat's resident memory (RSS, from /proc) after 3 s of requests and a full collection
+ *       ({@code jcmd GC.run}): what a container's memory limit counts.
  * </ul>
  *
  * <p>Run it on a quiet machine: the figures are wall times, and a busy neighbour moves them more
@@ -63,7 +65,8 @@ public final class StartupCost {
     List<TomcatRun.Result> with = new ArrayList<>();
     System.out.printf(
         "%s, Java %s, %d runs each%n", distribution.getFileName(), Runtime.version(), runs);
-    System.out.println("run  agent  tomcat-ms  first-200-ms  first-jsp-ms  agent-start-ms");
+    System.out.println(
+        "run  agent  tomcat-ms  first-200-ms  first-jsp-ms  agent-start-ms  rss-after-gc-mb");
     for (int i = 1; i <= runs; i++) {
       // Alternating, and swapping which goes first, so a drift in the machine's load hits both.
       boolean agentFirst = i % 2 == 0;
@@ -71,21 +74,23 @@ public final class StartupCost {
         TomcatRun.Result result = TomcatRun.run(distribution, agent ? withAgent : "");
         (agent ? with : without).add(result);
         System.out.printf(
-            "%3d  %-5s  %9d  %12d  %12d  %14s%n",
+            "%3d  %-5s  %9d  %12d  %12d  %14s  %15.1f%n",
             i,
             agent ? "yes" : "no",
             result.tomcatMillis(),
             result.firstResponseMillis(),
             result.firstJspMillis(),
-            agent ? Long.toString(result.agentMillis()) : "-");
+            agent ? Long.toString(result.agentMillis()) : "-",
+            result.rssKb() / 1024.0);
       }
     }
     Files.delete(config);
     System.out.println();
-    System.out.println("medians (ms)            without   with  difference");
+    System.out.println("medians (ms, KB)        without   with  difference");
     print("Server startup in", without, with, TomcatRun.Result::tomcatMillis);
     print("process to first 200", without, with, TomcatRun.Result::firstResponseMillis);
     print("first JSP compile", without, with, TomcatRun.Result::firstJspMillis);
+    print("RSS after load+GC (KB)", without, with, TomcatRun.Result::rssKb);
     System.out.printf(
         "%-22s %8s %6d%n", "agent started in", "-", median(with, TomcatRun.Result::agentMillis));
   }

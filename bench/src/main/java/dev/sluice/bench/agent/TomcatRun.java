@@ -35,9 +35,21 @@ final class TomcatRun {
   private static final Pattern AGENT = Pattern.compile("Sluice: agent started in ([0-9]+) ms");
   private static final Duration START = Duration.ofSeconds(180);
 
-  /** What one run measured, in milliseconds; agentMillis is -1 without the agent. */
+  /** Of load before the memory is read: enough for every class a request uses to be loaded. */
+  private static final Duration LOAD = Duration.ofSeconds(3);
+
+  private static final int MOST_LOAD_REQUESTS = 50_000;
+
+  /**
+   * What one run measured, in milliseconds; agentMillis is -1 without the agent; rssKb is the
+   * server's resident memory after {@link #LOAD} of requests and a full collection.
+   */
   record Result(
-      long tomcatMillis, long firstResponseMillis, long firstJspMillis, long agentMillis) {}
+      long tomcatMillis,
+      long firstResponseMillis,
+      long firstJspMillis,
+      long agentMillis,
+      long rssKb) {}
 
   private final HttpClient client =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -83,7 +95,8 @@ final class TomcatRun {
       long firstJsp = untilOk(process, port, JSP, jspStart);
       long agent =
           catalinaOpts.contains("-javaagent") ? number(AGENT, "Sluice: agent started") : -1;
-      return new Result(tomcat, firstResponse, firstJsp, agent);
+      load(port);
+      return new Result(tomcat, firstResponse, firstJsp, agent, rssAfterFullGc(process.pid()));
     } finally {
       process.destroy();
       if (!process.waitFor(30, TimeUnit.SECONDS)) {
@@ -116,6 +129,42 @@ final class TomcatRun {
       Thread.sleep(10);
     }
     throw new IllegalStateException("no 200 for " + path + " within " + START + ":\n" + output);
+  }
+
+  /** {@link #LOAD} of requests one after another, at most {@link #MOST_LOAD_REQUESTS}. */
+  private void load(int port) throws Exception {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + HELLO))
+            .timeout(Duration.ofSeconds(5))
+            .build();
+    long end = System.nanoTime() + LOAD.toNanos();
+    for (int i = 0; i < MOST_LOAD_REQUESTS && System.nanoTime() < end; i++) {
+      client.send(request, HttpResponse.BodyHandlers.discarding());
+    }
+  }
+
+  /**
+   * The resident set of {@code pid} (catalina.sh run execs the JVM, so it is Tomcat's) after
+   * {@code jcmd GC.run}, from /proc: what a container's memory limit counts.
+   */
+  private static long rssAfterFullGc(long pid) throws Exception {
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    Process gc =
+        new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.run")
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    if (!gc.waitFor(30, TimeUnit.SECONDS)) {
+      gc.destroyForcibly();
+      throw new IllegalStateException("jcmd GC.run did not end within 30 s");
+    }
+    Thread.sleep(500);
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+      if (line.startsWith("VmRSS:")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", ""));
+      }
+    }
+    throw new IllegalStateException("no VmRSS in /proc/" + pid + "/status");
   }
 
   /** A number from a log line, waiting up to 10 s for the output reader to catch up. */
