@@ -7,7 +7,6 @@ import dev.sluice.config.OnInvalidConfig;
 import dev.sluice.config.StartRefusedException;
 import java.io.File;
 import java.lang.instrument.Instrumentation;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -31,6 +30,21 @@ public final class Installer {
    */
   static final String BYTE_BUDDY_SAFE_MODE = "dev.sluice.internal.bytebuddy.safe";
 
+  private static final Runnable NOTHING =
+      new Runnable() {
+        @Override
+        public void run() {}
+      };
+
+  /** Before the rules load: the server's logging is set up by then, the agent's lines may go. */
+  private static final Runnable OPEN_LOG =
+      new Runnable() {
+        @Override
+        public void run() {
+          AgentLog.open();
+        }
+      };
+
   /** The gate in charge and where its rules come from: a second attach may replace them. */
   private static ServletGate gate;
 
@@ -51,10 +65,12 @@ public final class Installer {
       AgentLog.warning(jboss);
     }
     AgentArgs args = AgentArgs.parse(argument);
+    OnInvalidConfig onInvalid = OnInvalidConfig.locate(args.onInvalidConfig(), System.getenv());
     final AtomicReference<String> started = new AtomicReference<String>();
-    ServletGate next =
-        gate(
-            args,
+    source = sourceOf(args);
+    final ServletGate next =
+        gateOf(
+            onInvalid,
             new Runnable() {
               @Override
               public void run() {
@@ -64,13 +80,11 @@ public final class Installer {
                 }
               }
             });
-    if (OnInvalidConfig.locate(args.onInvalidConfig(), System.getenv())
-        == OnInvalidConfig.REFUSE_START) {
+    if (onInvalid == OnInvalidConfig.REFUSE_START) {
       awaitRules(next, premain); // before anything is installed: a refused start leaves nothing
     }
     Gatekeeper.install(next);
     gate = next;
-    final ServletGate installed = next;
     String instrumented = "";
     if (premain) {
       ServletInstrumentation.installDeferred(
@@ -78,7 +92,7 @@ public final class Installer {
           new DeferredTransformer.LoggingWatch() {
             @Override
             public void setUp() {
-              installed.begin();
+              next.begin();
             }
           });
       if (loggingSetUp(instrumentation)) {
@@ -122,11 +136,11 @@ public final class Installer {
           + (args.config() == null ? " (config=<path> puts another file's rules in force)" : "");
     }
     ServletGate old = gate;
-    ServletGate next = gate(args, null);
-    Gatekeeper.install(next);
-    gate = next;
+    source = sourceOf(args);
+    gate = gateOf(OnInvalidConfig.locate(args.onInvalidConfig(), System.getenv()), NOTHING);
+    Gatekeeper.install(gate);
     old.close();
-    next.begin();
+    gate.begin();
     AgentLog.info("Sluice: attached again: rules now from " + source + ", no longer from " + was);
     return "already running; rules now from "
         + source
@@ -135,30 +149,18 @@ public final class Installer {
         + missing(args);
   }
 
-  /** A gate of the rules {@code args} name, which becomes the one {@link #source} names. */
-  private static ServletGate gate(AgentArgs args, final Runnable serving) {
+  /** Where the rules {@code args} name are read from; the argument's problems said once. */
+  private static ConfigSource sourceOf(AgentArgs args) {
     for (String problem : args.problems()) {
       AgentLog.warning("Sluice: " + problem);
     }
-    Map<String, String> environment = System.getenv();
-    source = ConfigSource.locate(args.config(), environment, ClassLoader.getSystemClassLoader());
-    return ServletGate.prepare(
-        source,
-        OnInvalidConfig.locate(args.onInvalidConfig(), environment),
-        new Runnable() {
-          @Override
-          public void run() {
-            AgentLog.open();
-          }
-        },
-        serving == null ? NOTHING : serving);
+    return ConfigSource.locate(args.config(), System.getenv(), ClassLoader.getSystemClassLoader());
   }
 
-  private static final Runnable NOTHING =
-      new Runnable() {
-        @Override
-        public void run() {}
-      };
+  /** A gate of the rules {@link #source} names; {@code serving} runs once the app served. */
+  private static ServletGate gateOf(OnInvalidConfig onInvalid, Runnable serving) {
+    return ServletGate.prepare(source, onInvalid, OPEN_LOG, serving);
+  }
 
   /** "; but FILE does not exist here" when the file {@code config=} names is not in this JVM. */
   private static String missing(AgentArgs args) {

@@ -56,6 +56,17 @@ final class DistributionChecks {
   }
 
   /**
+   * Stops the server as a service manager would (SIGTERM: its shutdown hook stops it), once the
+   * agent said it started, and checks from its output up to {@code stoppedLine} that it went down
+   * by itself and that the agent never said something failed.
+   */
+  static void stopCheckingTheAgent(ChildJvm jvm, String stoppedLine) throws Exception {
+    awaitAgentStarted(jvm);
+    Processes.stopGracefully(jvm, Duration.ofSeconds(30));
+    assertAgentRanWithoutFailure(Processes.awaitOutput(jvm, stoppedLine));
+  }
+
+  /**
    * Waits for the agent's line saying it started, which its own thread logs just after the first
    * request: a server stopped before would end its output without it.
    */

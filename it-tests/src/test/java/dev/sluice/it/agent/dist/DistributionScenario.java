@@ -114,10 +114,7 @@ abstract class DistributionScenario {
   void stop() throws Exception {
     try {
       if (jvm != null) {
-        DistributionChecks.awaitAgentStarted(jvm);
-        Processes.stopGracefully(jvm, Duration.ofSeconds(30));
-        DistributionChecks.assertAgentRanWithoutFailure(
-            Processes.awaitOutput(jvm, "Stopping service [Catalina]"));
+        DistributionChecks.stopCheckingTheAgent(jvm, "Stopping service [Catalina]");
       }
     } finally {
       if (jvm != null) {

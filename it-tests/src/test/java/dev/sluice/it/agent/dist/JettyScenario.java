@@ -77,10 +77,7 @@ abstract class JettyScenario {
   void stop() throws Exception {
     try {
       if (jvm != null) {
-        DistributionChecks.awaitAgentStarted(jvm);
-        Processes.stopGracefully(jvm, Duration.ofSeconds(30));
-        String output = Processes.awaitOutput(jvm, "Stopped ");
-        DistributionChecks.assertAgentRanWithoutFailure(output);
+        DistributionChecks.stopCheckingTheAgent(jvm, "Stopped ");
       }
     } finally {
       if (jvm != null) {
