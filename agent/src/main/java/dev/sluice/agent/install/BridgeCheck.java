@@ -31,7 +31,8 @@ final class BridgeCheck {
               + " to -D"
               + JBossModules.SYSTEM_PACKAGES
               + " (the agent does so itself when started with -javaagent); on OSGi, to"
-              + " org.osgi.framework.bootdelegation. Said once; such loaders are left alone");
+              + " org.osgi.framework.bootdelegation (the agent does so itself on Liberty, GlassFish"
+              + " and Payara when started with -javaagent). Said once; such loaders are left alone");
     }
     return false;
   }

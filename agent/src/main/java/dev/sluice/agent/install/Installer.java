@@ -64,6 +64,12 @@ public final class Installer {
     if (jboss != null) {
       AgentLog.warning(jboss);
     }
+    String osgi =
+        OsgiBootDelegation.exposeBridge(
+            premain, System.getProperties(), ClassLoader.getSystemClassLoader());
+    if (osgi != null) {
+      AgentLog.warning(osgi);
+    }
     AgentArgs args = AgentArgs.parse(argument);
     OnInvalidConfig onInvalid = OnInvalidConfig.locate(args.onInvalidConfig(), System.getenv());
     final AtomicReference<String> started = new AtomicReference<String>();

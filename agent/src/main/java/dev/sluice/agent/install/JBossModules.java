@@ -23,7 +23,7 @@ final class JBossModules {
     if (packages == null && ClassLoader.getSystemResource(MAIN) == null) {
       return null;
     }
-    if (names(packages, BRIDGE)) {
+    if (PackageList.covers(packages, BRIDGE, true)) {
       return null;
     }
     if (!premain) {
@@ -35,26 +35,9 @@ final class JBossModules {
           + " -javaagent, or with -D"
           + SYSTEM_PACKAGES
           + "="
-          + with(packages);
+          + PackageList.with(packages, BRIDGE);
     }
-    System.setProperty(SYSTEM_PACKAGES, with(packages));
+    System.setProperty(SYSTEM_PACKAGES, PackageList.with(packages, BRIDGE));
     return null;
-  }
-
-  private static String with(String packages) {
-    return packages == null || packages.trim().isEmpty() ? BRIDGE : packages + "," + BRIDGE;
-  }
-
-  private static boolean names(String packages, String name) {
-    if (packages == null) {
-      return false;
-    }
-    for (String entry : packages.split(",")) {
-      String trimmed = entry.trim();
-      if (trimmed.equals(name) || (!trimmed.isEmpty() && name.startsWith(trimmed + "."))) {
-        return true;
-      }
-    }
-    return false;
   }
 }

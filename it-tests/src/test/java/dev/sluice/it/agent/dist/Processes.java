@@ -2,6 +2,7 @@ package dev.sluice.it.agent.dist;
 
 import dev.sluice.it.jvm.ChildJvm;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -27,6 +28,32 @@ final class Processes {
       throw jvm.failure("did not stop within " + timeout.toMillis() + " ms of SIGTERM");
     } catch (ExecutionException e) {
       throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Stops a server started by a script that runs it as a child process (WildFly's standalone.sh,
+   * Payara's asadmin) as a service manager would: SIGTERM to the script, which passes it on, then
+   * waits for the script and the server ({@code server} names it) to exit by themselves; a server
+   * still running after {@code timeout} is killed and fails the test.
+   */
+  static void stopScriptAndServer(ChildJvm script, String server, Duration timeout)
+      throws InterruptedException {
+    ProcessHandle process = ProcessHandle.of(script.pid()).orElse(null);
+    if (process == null) {
+      throw new AssertionError("the script had already exited; its output:\n" + script.output());
+    }
+    List<ProcessHandle> children = process.descendants().toList();
+    stopGracefully(script, timeout);
+    for (ProcessHandle left : children) {
+      try {
+        left.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        left.destroyForcibly();
+        throw new AssertionError(server + " outlived its script; its output:\n" + script.output());
+      } catch (ExecutionException e) {
+        throw new IllegalStateException(e);
+      }
     }
   }
 

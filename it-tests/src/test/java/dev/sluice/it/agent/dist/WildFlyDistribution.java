@@ -6,22 +6,11 @@ import dev.sluice.it.WebApp;
 import dev.sluice.it.agent.Settings;
 import dev.sluice.it.jvm.ChildJvm;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 
 /**
  * An unmodified WildFly distribution (as Maven unpacked it under target/distributions), run by its
@@ -57,21 +46,12 @@ final class WildFlyDistribution {
     }
     Path base = Files.createTempDirectory("sluice-wildfly").resolve("standalone");
     WebApp.copyTree(home.resolve("standalone"), base);
-    return new WildFlyDistribution(home, base, freeOffset());
+    return new WildFlyDistribution(home, base, PortOffset.free(PORTS));
   }
 
   /** Deploys the web app directory {@code app} as {@code <name>.war}, found when WildFly boots. */
   void deploy(String name, Path app) throws IOException {
-    Path war = base.resolve("deployments").resolve(name + ".war");
-    try (OutputStream file = Files.newOutputStream(war);
-        ZipOutputStream zip = new ZipOutputStream(file);
-        Stream<Path> paths = Files.walk(app)) {
-      for (Path path : paths.filter(Files::isRegularFile).sorted().toList()) {
-        zip.putNextEntry(new ZipEntry(app.relativize(path).toString().replace('\\', '/')));
-        Files.copy(path, zip);
-        zip.closeEntry();
-      }
-    }
+    WarFile.zip(app, base.resolve("deployments").resolve(name + ".war"));
   }
 
   /**
@@ -125,50 +105,7 @@ final class WildFlyDistribution {
     return Files.readString(base.resolve("log/server.log"));
   }
 
-  /**
-   * Stops WildFly as a service manager would (SIGTERM to the script, which passes it on) and waits
-   * for the script and the server to exit by themselves; a server still running after {@code
-   * timeout} is killed and fails the test.
-   */
-  static void stop(ChildJvm script, Duration timeout) throws InterruptedException {
-    ProcessHandle process = ProcessHandle.of(script.pid()).orElse(null);
-    if (process == null) {
-      throw new AssertionError("standalone.sh had already exited; its output:\n" + script.output());
-    }
-    List<ProcessHandle> server = process.descendants().toList();
-    Processes.stopGracefully(script, timeout);
-    for (ProcessHandle left : server) {
-      try {
-        left.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (TimeoutException e) {
-        left.destroyForcibly();
-        throw new AssertionError("WildFly outlived its script; its output:\n" + script.output());
-      } catch (ExecutionException e) {
-        throw new IllegalStateException(e);
-      }
-    }
-  }
-
   void delete() throws IOException {
     WebApp.deleteTree(base.getParent());
-  }
-
-  /** An offset that puts all of {@link #PORTS} on free ports of 127.0.0.1 (free when checked). */
-  private static int freeOffset() throws IOException {
-    for (int attempt = 0; attempt < 50; attempt++) {
-      int offset = ThreadLocalRandom.current().nextInt(1_000, 50_000);
-      if (PORTS.stream().allMatch(port -> free(port + offset))) {
-        return offset;
-      }
-    }
-    throw new IllegalStateException("no port offset with all of " + PORTS + " free");
-  }
-
-  private static boolean free(int port) {
-    try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
   }
 }

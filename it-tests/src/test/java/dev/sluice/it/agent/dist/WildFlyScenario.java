@@ -152,7 +152,7 @@ abstract class WildFlyScenario {
   void stop() throws Exception {
     try {
       if (script != null) {
-        WildFlyDistribution.stop(script, Duration.ofSeconds(60));
+        Processes.stopScriptAndServer(script, "WildFly", Duration.ofSeconds(60));
         String output = Processes.awaitOutput(script, "WFLYSRV0050");
         assertThat(output)
             .doesNotContain("Sluice: could not instrument")
