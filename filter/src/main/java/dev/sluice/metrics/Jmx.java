@@ -51,7 +51,7 @@ public final class Jmx implements Closeable {
   public static Jmx register(Metrics metrics, String name) {
     String base = name.replaceAll("[^A-Za-z0-9_.\\-/]", "_");
     try {
-      MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+      MBeanServer server = platformServer();
       for (int n = 1; n <= MAX_SUFFIX; n++) {
         Jmx jmx = new Jmx(server, metrics, n == 1 ? base : base + "-" + n);
         if (jmx.start()) {
@@ -63,6 +63,25 @@ public final class Jmx implements Closeable {
       LOG.log(Level.WARNING, "Sluice could not register its MBeans", e);
     }
     return new Jmx(null, metrics, null);
+  }
+
+  /**
+   * The platform MBean server, made now if nobody asked for it before. A server may name its own
+   * builder for it ({@code javax.management.builder.initial}: Open Liberty does), which the JDK
+   * loads through the context class loader, and Sluice's threads have none; the system class loader,
+   * which loaded the server's launcher, stands in for that one call.
+   */
+  private static MBeanServer platformServer() {
+    Thread current = Thread.currentThread();
+    if (current.getContextClassLoader() != null) {
+      return ManagementFactory.getPlatformMBeanServer();
+    }
+    current.setContextClassLoader(ClassLoader.getSystemClassLoader());
+    try {
+      return ManagementFactory.getPlatformMBeanServer();
+    } finally {
+      current.setContextClassLoader(null);
+    }
   }
 
   /** Registers every bean; false if another limiter has this context. */

@@ -9,11 +9,13 @@ import static dev.sluice.it.Http.number;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.it.Http;
+import dev.sluice.it.agent.ChildMBeans;
 import dev.sluice.it.jvm.ChildJvm;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
+import javax.management.InstanceNotFoundException;
 
 /**
  * What every server distribution must show with the agent: limits where a rule is, none elsewhere.
@@ -113,6 +115,29 @@ final class DistributionChecks {
     assertThat(http.get(path, client + "0").statusCode())
         .as("another client has its own limit")
         .isEqualTo(200);
+  }
+
+  /**
+   * The agent's MBean of {@code rule}, registered at the first request in the platform MBean server
+   * the server set up, read as jconsole would from the server's JVM ({@code pid}): it counted an
+   * allowed request. Waits at most 10 s for it to be registered.
+   */
+  static void assertRuleCountedInJmx(long pid, String rule) throws Exception {
+    try (ChildMBeans beans = ChildMBeans.of(pid)) {
+      String name = "dev.sluice:type=Rule,context=agent,name=" + rule;
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (true) {
+        try {
+          assertThat((Long) beans.attribute(name, "Allowed")).isPositive();
+          return;
+        } catch (InstanceNotFoundException e) {
+          if (System.nanoTime() > deadline) {
+            throw new AssertionError(name + " not registered within 10 s of a request", e);
+          }
+          Thread.sleep(50); // registered by the agent's thread, just after the request
+        }
+      }
+    }
   }
 
   /** Each of {@code paths}, asked four times, served without a rate-limit header. */

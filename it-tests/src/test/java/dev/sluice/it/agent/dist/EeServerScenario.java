@@ -50,6 +50,15 @@ abstract class EeServerScenario {
   /** Stops the server as a service manager would; returns its whole output once it is down. */
   abstract String stop(ChildJvm jvm) throws Exception;
 
+  /**
+   * True if the server has {@code java.util.logging} write to its console before its log file is
+   * set up, while the agent loads its rules: the line saying which are in force is then on the
+   * console, with the server's own lines of that moment.
+   */
+  boolean logsTheRulesBeforeItsLogFile() {
+    return false;
+  }
+
   /** Deletes the server's directory. */
   abstract void delete() throws IOException;
 
@@ -85,16 +94,29 @@ abstract class EeServerScenario {
         http, List.of("/app/count", "/app/somewhere/else"), "10.50.1.1");
   }
 
+  /** The agent's MBeans, registered at the first request, as jconsole would read them. */
+  @Test
+  void theRuleCountsItsDecisionsInJmx() throws Exception {
+    assertThat(http.get("/app/api/hello", "10.50.3.1").statusCode()).isEqualTo(200);
+    DistributionChecks.assertRuleCountedInJmx(Processes.java(jvm), "app-hello");
+  }
+
   /**
-   * Sluice's lines reach the server's own log file through its logging: the rules in force as the
-   * server boots, the agent's start once it serves.
+   * Sluice's lines reach the server's own log file through its logging: the agent's start once it
+   * serves, and the rules in force as the server boots, there or (see {@link
+   * #logsTheRulesBeforeItsLogFile}) on its console.
    */
   @Test
   void theServersLogHoldsSluicesLines() throws Exception {
     assertThat(http.get("/app/count", "10.50.2.1").statusCode()).isEqualTo(200);
-    assertThat(awaitAgentStartedInServerLog())
-        .contains("Sluice: 1 rules in force from " + app.config())
-        .contains("Sluice: agent started in ");
+    String log = awaitAgentStartedInServerLog();
+    assertThat(log).contains("Sluice: agent started in ");
+    String rules = "Sluice: 1 rules in force from " + app.config();
+    if (logsTheRulesBeforeItsLogFile()) {
+      assertThat(jvm.output()).contains(rules);
+    } else {
+      assertThat(log).contains(rules);
+    }
   }
 
   /**

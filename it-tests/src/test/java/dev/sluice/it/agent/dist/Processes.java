@@ -3,6 +3,7 @@ package dev.sluice.it.agent.dist;
 import dev.sluice.it.jvm.ChildJvm;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -55,6 +56,20 @@ final class Processes {
         throw new IllegalStateException(e);
       }
     }
+  }
+
+  /**
+   * The server's JVM: the first java process under {@code process} (a script that starts the
+   * server as its child: WildFly's standalone.sh, Payara's asadmin, itself a JVM), else {@code
+   * process} itself if it runs java (a script that execs it: Liberty's bin/server).
+   */
+  static long java(ChildJvm process) {
+    ProcessHandle self = ProcessHandle.of(process.pid()).orElseThrow();
+    return Stream.concat(self.descendants(), Stream.of(self))
+        .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false))
+        .findFirst()
+        .orElseThrow(() -> process.failure("runs no java process"))
+        .pid();
   }
 
   /**

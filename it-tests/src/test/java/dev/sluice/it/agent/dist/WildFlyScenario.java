@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.it.Http;
 import dev.sluice.it.agent.AgentWebApp;
-import dev.sluice.it.agent.ChildMBeans;
 import dev.sluice.it.agent.Settings;
 import dev.sluice.it.jvm.ChildJvm;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
-import javax.management.InstanceNotFoundException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -119,29 +117,7 @@ abstract class WildFlyScenario {
   @Test
   void theRuleCountsItsDecisionsInJmx() throws Exception {
     assertThat(http.get(HELLO, "10.30.3.1").statusCode()).isEqualTo(200);
-    long java =
-        ProcessHandle.of(script.pid())
-            .orElseThrow()
-            .descendants()
-            .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false))
-            .findFirst()
-            .orElseThrow(() -> new AssertionError("no java process under standalone.sh"))
-            .pid();
-    try (ChildMBeans beans = ChildMBeans.of(java)) {
-      String hello = "dev.sluice:type=Rule,context=agent,name=hello";
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (true) {
-        try {
-          assertThat((Long) beans.attribute(hello, "Allowed")).isPositive();
-          break;
-        } catch (InstanceNotFoundException e) {
-          if (System.nanoTime() > deadline) {
-            throw new AssertionError(hello + " not registered within 10 s of a request", e);
-          }
-          Thread.sleep(50); // registered by the agent's thread, just after the request
-        }
-      }
-    }
+    DistributionChecks.assertRuleCountedInJmx(Processes.java(script), "hello");
   }
 
   /**
