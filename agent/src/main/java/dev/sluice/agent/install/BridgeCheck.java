@@ -12,6 +12,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * classes are left alone, and the log says so once, with the fix.
  */
 final class BridgeCheck {
+  /** The bridge's package, which a module system must hand to the boot class path. */
+  static final String PACKAGE = "dev.sluice.agent.bootstrap";
+
   private final SeesClass seesBridge = new SeesClass(Gatekeeper.class.getName());
   private final AtomicBoolean told = new AtomicBoolean();
 
@@ -27,7 +30,7 @@ final class BridgeCheck {
               + " is not limited: its class loader ("
               + loader.getClass().getName()
               + ") cannot see the agent's bridge on the boot class path. On JBoss Modules add "
-              + JBossModules.BRIDGE
+              + PACKAGE
               + " to -D"
               + JBossModules.SYSTEM_PACKAGES
               + " (the agent does so itself when started with -javaagent); on OSGi, to"

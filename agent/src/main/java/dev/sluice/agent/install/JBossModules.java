@@ -9,7 +9,7 @@ package dev.sluice.agent.install;
  */
 final class JBossModules {
   static final String SYSTEM_PACKAGES = "jboss.modules.system.pkgs";
-  static final String BRIDGE = "dev.sluice.agent.bootstrap";
+  private static final String BRIDGE = BridgeCheck.PACKAGE;
   private static final String MAIN = "org/jboss/modules/Main.class";
 
   private JBossModules() {}

@@ -47,7 +47,7 @@ final class OsgiBootDelegation {
     boolean liberty = loader.getResource(LIBERTY) != null;
     boolean glassFish = !liberty && loader.getResource(GLASSFISH) != null;
     String set = system.getProperty(PROPERTY);
-    if (!(liberty || glassFish) || PackageList.covers(set, JBossModules.BRIDGE, false)) {
+    if (!(liberty || glassFish) || PackageList.covers(set, BridgeCheck.PACKAGE, false)) {
       return null;
     }
     String server = liberty ? "Liberty" : "GlassFish/Payara";
@@ -57,17 +57,17 @@ final class OsgiBootDelegation {
           + " read "
           + PROPERTY
           + " when this JVM started, without "
-          + JBossModules.BRIDGE
+          + BridgeCheck.PACKAGE
           + ": requests to its servlet bundles are not limited. Start it with -javaagent"
-          + (liberty ? ", or with -D" + PROPERTY + "=" + JBossModules.BRIDGE : "");
+          + (liberty ? ", or with -D" + PROPERTY + "=" + BridgeCheck.PACKAGE : "");
     }
     if (set != null || liberty) {
-      system.setProperty(PROPERTY, PackageList.with(set, JBossModules.BRIDGE));
+      system.setProperty(PROPERTY, PackageList.with(set, BridgeCheck.PACKAGE));
       return null;
     }
     File file = glassFishProperties(system);
     try {
-      system.setProperty(PROPERTY, PackageList.with(listIn(file, system), JBossModules.BRIDGE));
+      system.setProperty(PROPERTY, PackageList.with(listIn(file, system), BridgeCheck.PACKAGE));
       return null;
     } catch (IOException e) {
       return "Sluice: could not read "
@@ -75,7 +75,7 @@ final class OsgiBootDelegation {
           + " ("
           + e
           + "): requests to GlassFish/Payara's servlet bundles are not limited. Add "
-          + JBossModules.BRIDGE
+          + BridgeCheck.PACKAGE
           + " to "
           + PROPERTY
           + " in that file";
