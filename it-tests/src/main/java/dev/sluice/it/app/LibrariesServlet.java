@@ -19,8 +19,9 @@ import java.util.jar.JarFile;
  * {@code GET /libraries}: which Jedis, SnakeYAML and SLF4J the web app itself sees, one {@code
  * key=value} line each, for an app that bundles its own in WEB-INF/lib. For each library: the jar
  * its class came from, the version in that jar's pom.properties and its Implementation-Version, and
- * whether the web app's loader defined it; then each library put to use. Reflection only: the app
- * does not compile against them, so it runs whatever versions it is deployed with.
+ * whether the web app's loader defined it; then each library put to use, Jedis on a real server too
+ * when {@code ?redis=host:port} names one. Reflection only: the app does not compile against them,
+ * so it runs whatever versions it is deployed with.
  */
 public class LibrariesServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
@@ -40,7 +41,7 @@ public class LibrariesServlet extends HttpServlet {
     for (String[] library : LIBRARIES) {
       describe(out, library[0], library[1], loader);
     }
-    use(out, loader);
+    use(out, loader, request.getParameter("redis"));
     response.setContentType("text/plain");
     response.setCharacterEncoding("UTF-8");
     response.getWriter().write(out.toString());
@@ -61,7 +62,7 @@ public class LibrariesServlet extends HttpServlet {
   }
 
   /** Each library at work, through the web app's loader. */
-  private static void use(StringBuilder out, ClassLoader loader) {
+  private static void use(StringBuilder out, ClassLoader loader, String redis) {
     try {
       Object yaml =
           Class.forName("org.yaml.snakeyaml.Yaml", true, loader).getConstructor().newInstance();
@@ -76,8 +77,27 @@ public class LibrariesServlet extends HttpServlet {
       Class<?> hostAndPort = Class.forName("redis.clients.jedis.HostAndPort", true, loader);
       Object parsed = hostAndPort.getMethod("from", String.class).invoke(null, "127.0.0.1:6379");
       line(out, "jedis.hostAndPort", String.valueOf(parsed));
+      if (redis != null) {
+        line(out, "jedis.roundTrip", roundTrip(loader, redis));
+      }
     } catch (ReflectiveOperationException | LinkageError e) {
       line(out, "use.error", e.toString());
+    }
+  }
+
+  /** SET then GET of one key through the app's own Jedis; returns what GET answered. */
+  private static String roundTrip(ClassLoader loader, String redis)
+      throws ReflectiveOperationException {
+    int colon = redis.lastIndexOf(':');
+    Object jedis =
+        Class.forName("redis.clients.jedis.Jedis", true, loader)
+            .getConstructor(String.class, int.class)
+            .newInstance(redis.substring(0, colon), Integer.parseInt(redis.substring(colon + 1)));
+    try {
+      jedis.getClass().getMethod("set", String.class, String.class).invoke(jedis, "app:k", "v1");
+      return String.valueOf(jedis.getClass().getMethod("get", String.class).invoke(jedis, "app:k"));
+    } finally {
+      jedis.getClass().getMethod("close").invoke(jedis);
     }
   }
 

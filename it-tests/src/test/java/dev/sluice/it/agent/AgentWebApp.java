@@ -1,14 +1,11 @@
 package dev.sluice.it.agent;
 
 import dev.sluice.it.WebApp;
-import dev.sluice.it.jvm.ChildJvm;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -68,18 +65,6 @@ public final class AgentWebApp {
         <filter-mapping><filter-name>mark</filter-name><url-pattern>/*</url-pattern></filter-mapping>
       """;
 
-  /** What the jakarta Filter needs beside it in WEB-INF/lib (the javax jar bundles its own). */
-  private static final List<String> FILTER_LIBRARIES =
-      List.of(
-          "/sluice-filter/",
-          "/filter/target/",
-          "/org/yaml/snakeyaml/",
-          "/redis/clients/",
-          "/org/apache/commons/commons-pool2/",
-          "/org/json/",
-          "/com/google/code/gson/",
-          "/org/slf4j/slf4j-api/");
-
   private final Path root;
   private final Path dir;
   private final Path config;
@@ -125,23 +110,10 @@ public final class AgentWebApp {
     return app;
   }
 
+  /** The Filter's jar as published: it bundles its own libraries, relocated. */
   private void addFilterJars(boolean javax, Path lib) throws IOException {
-    if (javax) {
-      Files.copy(Settings.builtFile("sluice.it.javaxFilterJar"), lib.resolve("sluice-filter.jar"));
-      return;
-    }
-    for (String entry : ChildJvm.classPath(AgentWebApp.class).split(File.pathSeparator)) {
-      String unix = entry.replace(File.separatorChar, '/');
-      Path path = Path.of(entry);
-      if (FILTER_LIBRARIES.stream().anyMatch(unix::contains)
-          && Files.isRegularFile(path)
-          && !unix.endsWith("-tests.jar")) {
-        Files.copy(path, lib.resolve(path.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-      }
-    }
-    if (!Files.exists(lib.resolve("sluice-filter-0.1.0-SNAPSHOT.jar"))) {
-      throw new IllegalStateException("the jakarta sluice-filter jar is not on the class path");
-    }
+    String jar = javax ? "sluice.it.javaxFilterJar" : "sluice.it.filterJar";
+    Files.copy(Settings.builtFile(jar), lib.resolve("sluice-filter.jar"));
   }
 
   public Path dir() {

@@ -5,6 +5,7 @@ import dev.sluice.it.agent.Settings;
 import dev.sluice.it.jvm.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -16,7 +17,7 @@ import java.util.regex.Pattern;
  * on port N} (Boot 3), {@code Tomcat started on port(s): N} (Boot 2) or {@code Undertow started on
  * port N}.
  */
-final class BootJar {
+public final class BootJar {
   private static final Duration START = Duration.ofSeconds(120);
   private static final Pattern STARTED = Pattern.compile(" started on port\\D*(\\d+)");
 
@@ -33,14 +34,24 @@ final class BootJar {
    * reading {@code config}.
    */
   static BootJar start(String jarProperty, Path config) throws InterruptedException {
-    List<String> command =
-        List.of(
-            ChildJvm.java(),
-            "-javaagent:" + Settings.agentJar() + "=config=" + config,
-            "-jar",
-            Settings.builtFile(jarProperty).toString(),
-            "--server.port=0",
-            "--server.address=127.0.0.1");
+    return start(
+        jarProperty, List.of("-javaagent:" + Settings.agentJar() + "=config=" + config), List.of());
+  }
+
+  /**
+   * Starts the jar named by {@code jarProperty} with {@code options} before {@code -jar} and {@code
+   * arguments} (Boot properties such as {@code --spring.data.redis.port=6379}) after it.
+   */
+  public static BootJar start(String jarProperty, List<String> options, List<String> arguments)
+      throws InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(ChildJvm.java());
+    command.addAll(options);
+    command.add("-jar");
+    command.add(Settings.builtFile(jarProperty).toString());
+    command.add("--server.port=0");
+    command.add("--server.address=127.0.0.1");
+    command.addAll(arguments);
     ChildJvm jvm = ChildJvm.start(jarProperty, command, Map.of(), null);
     try {
       Matcher started = STARTED.matcher(jvm.awaitLineContaining(" started on port", START));
@@ -54,7 +65,7 @@ final class BootJar {
     }
   }
 
-  Http http() {
+  public Http http() {
     return http;
   }
 
@@ -64,12 +75,12 @@ final class BootJar {
   }
 
   /** Everything the app printed so far, Boot's log and the agent's lines alike. */
-  String output() {
+  public String output() {
     return jvm.output();
   }
 
   /** Stops the app as a service manager would (SIGTERM: Boot shuts down gracefully). */
-  void stop() throws InterruptedException {
+  public void stop() throws InterruptedException {
     jvm.stop();
   }
 }

@@ -7,19 +7,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.it.agent.AgentContainer;
 import dev.sluice.it.agent.AgentServer;
 import dev.sluice.it.agent.AgentWebApp;
-import dev.sluice.it.agent.Settings;
-import java.io.IOException;
+import dev.sluice.it.agent.BundledLibraries;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
-import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -30,14 +25,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * LibrariesServlet reports what it sees; Maven copies the jars (see bundled-libs in the pom).
  */
 class AgentBundledLibrariesIT {
-  private static final String LIBRARIES_SERVLET =
-      """
-        <servlet><servlet-name>libraries</servlet-name>
-          <servlet-class>dev.sluice.it.app.LibrariesServlet</servlet-class></servlet>
-        <servlet-mapping><servlet-name>libraries</servlet-name>
-          <url-pattern>/libraries</url-pattern></servlet-mapping>
-      """;
-
   /** Key in the servlet's report, artifact and a class of it on this JVM's class path. */
   private static final String[][] LIBRARIES = {
     {"jedis", "jedis", "redis.clients.jedis.Jedis"},
@@ -48,15 +35,14 @@ class AgentBundledLibrariesIT {
   @ParameterizedTest
   @EnumSource(names = {"TOMCAT_11", "TOMCAT_9"})
   void theAppUsesItsOwnLibrariesWhileTheAgentLimits(AgentContainer container) throws Exception {
-    Path bundled = Path.of(Settings.required("sluice.it.bundledLibs"));
-    AgentWebApp app = AgentWebApp.create(container, HELLO_RULES, LIBRARIES_SERVLET);
+    AgentWebApp app = AgentWebApp.create(container, HELLO_RULES, BundledLibraries.SERVLET);
     try (AgentRun run = new AgentRun(app)) {
-      Map<String, String> versions = bundle(app, bundled);
+      Map<String, String> versions = BundledLibraries.bundle(app);
       AgentServer server = run.start(container);
 
       HttpResponse<String> response = server.http().get("/libraries", "10.26.0.1");
       assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-      Map<String, String> seen = parse(response.body());
+      Map<String, String> seen = BundledLibraries.parse(response.body());
       Path lib = app.dir().resolve("WEB-INF/lib");
       for (String[] library : LIBRARIES) {
         String key = library[0];
@@ -82,36 +68,6 @@ class AgentBundledLibrariesIT {
       Limits.assertLimitedTo(server.http(), "/api/hello", "10.26.0.2", HELLO_LIMIT, "hello");
       AgentRun.assertStartedCleanly(server);
     }
-  }
-
-  /** Copies every bundled jar into WEB-INF/lib; returns each artifact's version by its name. */
-  private static Map<String, String> bundle(AgentWebApp app, Path bundled) throws IOException {
-    Map<String, String> versions = new LinkedHashMap<>();
-    List<Path> jars;
-    try (Stream<Path> files = Files.list(bundled)) {
-      jars = files.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
-    }
-    for (Path jar : jars) {
-      String name = jar.getFileName().toString().replaceFirst("\\.jar$", "");
-      int dash = name.lastIndexOf('-');
-      versions.put(name.substring(0, dash), name.substring(dash + 1));
-      app.addLibrary(jar);
-    }
-    assertThat(versions)
-        .as("jars in %s (copied by mvn package)", bundled)
-        .containsKeys("jedis", "commons-pool2", "snakeyaml", "slf4j-api", "slf4j-simple");
-    return versions;
-  }
-
-  private static Map<String, String> parse(String body) {
-    Map<String, String> entries = new LinkedHashMap<>();
-    for (String line : body.lines().toList()) {
-      int equals = line.indexOf('=');
-      if (equals > 0) {
-        entries.put(line.substring(0, equals), line.substring(equals + 1));
-      }
-    }
-    return entries;
   }
 
   /**
