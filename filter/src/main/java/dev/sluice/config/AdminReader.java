@@ -1,11 +1,13 @@
 package dev.sluice.config;
 
 import dev.sluice.admin.AdminSettings;
+import dev.sluice.admin.WriteCredentials;
 import dev.sluice.core.Cidr;
 import dev.sluice.core.ClientIp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.yaml.snakeyaml.nodes.Node;
 
 /**
  * Reads the {@code admin} section; no section, no endpoint. The token should come from the
@@ -39,7 +41,8 @@ final class AdminReader {
     List<Fields.Value> allowed = f.values("allow");
     List<Fields.Value> tokens = f.values("token");
     boolean withoutToken = Boolean.TRUE.equals(f.bool(WITHOUT_TOKEN));
-    f.finish("path", "allow", "token", WITHOUT_TOKEN);
+    Node writeTokens = f.take(WriteTokenReader.FIELD);
+    f.finish("path", "allow", "token", WITHOUT_TOKEN, WriteTokenReader.FIELD);
     if (path == null) {
       path = AdminSettings.DEFAULT_PATH;
     } else if (!path.matches(PATH) || path.contains("/./") || path.endsWith("/.")) {
@@ -98,10 +101,13 @@ final class AdminReader {
           f.pathOf(WITHOUT_TOKEN),
           "true contradicts the token given; remove one");
     }
-    return new AdminSettings(path, allow, token, clientIp);
+    WriteCredentials writers =
+        WriteTokenReader.read(
+            writeTokens, f.pathOf(WriteTokenReader.FIELD), token, problems, environment);
+    return new AdminSettings(path, allow, token, writers, clientIp);
   }
 
-  private static String token(
+  static String token(
       Fields.Value value, Problems problems, Map<String, String> environment) {
     String token = UrlTemplate.expand(value, environment, problems);
     if (token != null
