@@ -178,7 +178,8 @@ final class RulesFromRedis implements Closeable {
     }
     Document read =
         Document.parse(
-            "published " + version.describe(), "published version " + number, version.content());
+                "published " + version.describe(), "published version " + number, version.content())
+            .published(number);
     if (read.config() == null) {
       rejected = read.errors();
       return;
@@ -214,6 +215,14 @@ final class RulesFromRedis implements Closeable {
                 + seenContent
                 + ")")
         + "; following what is published now";
+  }
+
+  /**
+   * The client of the Redis followed now, for a write through the admin endpoint; null when the
+   * local file in force does not say rules_from: redis.
+   */
+  PublishedRules publisher() {
+    return lastLocal == null ? null : connect(lastLocal.config().store());
   }
 
   /** The client for {@code store}'s Redis, opened anew when the local file names another one. */
