@@ -129,9 +129,27 @@ final class RulesEdit {
     }
   }
 
-  private static byte[] serialize(Node root) {
+  /**
+   * The document {@code root} is, with its comments where SnakeYAML can write them back: it cannot
+   * always (a comment before a flow mapping in a block list comes out as broken YAML), so the
+   * commented text is kept only when it reads back as the same document, else written without.
+   */
+  private static byte[] serialize(Node root) throws Refused {
+    String plain = serialize(root, false);
+    String commented = serialize(root, true);
+    Node again;
+    try {
+      again = compose(commented, "");
+    } catch (Refused e) {
+      again = null;
+    }
+    boolean same = again != null && serialize(again, false).equals(plain);
+    return (same ? commented : plain).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String serialize(Node root, boolean comments) {
     DumperOptions options = new DumperOptions();
-    options.setProcessComments(true);
+    options.setProcessComments(comments);
     options.setSplitLines(false);
     StringWriter out = new StringWriter();
     new Yaml(
@@ -140,6 +158,6 @@ final class RulesEdit {
             options,
             ConfigParser.loaderOptions())
         .serialize(root, out);
-    return out.toString().getBytes(StandardCharsets.UTF_8);
+    return out.toString();
   }
 }
