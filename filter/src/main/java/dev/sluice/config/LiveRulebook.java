@@ -146,10 +146,6 @@ final class LiveRulebook implements Rulebook {
     for (ConfigError warning : config.warnings()) {
       json.value(warning.field() + ": " + warning.message());
     }
-    String kept = config.localSectionsDifferingFrom(inForce.config());
-    if (kept != null) {
-      json.value(kept + ": not applied, every JVM keeps those of its own local file");
-    }
     json.endArray();
     return Reply.of(
         number > 0 && write.kind() == RulesWrite.Kind.ADD ? 201 : 200,
