@@ -36,17 +36,17 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class Tomcat11RulesApiIT {
-  private static final String WRITE = "it-deploy-token-0123456789";
-  private static final String OPERATOR = "10.9.0.1";
+  static final String WRITE = "it-deploy-token-0123456789";
+  static final String OPERATOR = "10.9.0.1";
   private static final Duration SOON = Duration.ofSeconds(10);
-  private static final String ADMIN =
+  static final String ADMIN =
       "admin: { path: /_sluice, allow: [10.9.0.0/16], token: "
           + AdminChecks.TOKEN
           + ", write_token: { deploy: "
           + WRITE
           + " } }\n"
           + "client_ip: { trusted_proxies: [127.0.0.1/32, \"::1/128\"] }\n";
-  private static final String RULES =
+  static final String RULES =
       "rules:\n  - { id: api, match: { path: /api/** }, key: ip, limit: 100, window: 1h }\n";
 
   private final String prefix = "rulesapi" + Long.toString(System.currentTimeMillis(), 36);
@@ -107,7 +107,7 @@ class Tomcat11RulesApiIT {
     }
   }
 
-  private static HttpResponse<String> write(
+  static HttpResponse<String> write(
       Http http, String method, String path, String ifMatch, String body, String... more)
       throws Exception {
     List<String> headers = new ArrayList<>(List.of("Authorization", "Bearer " + WRITE));
@@ -118,11 +118,11 @@ class Tomcat11RulesApiIT {
     return http.sendBody(method, path, OPERATOR, body, headers.toArray(new String[0]));
   }
 
-  private static HttpResponse<String> read(Http http) throws Exception {
+  static HttpResponse<String> read(Http http) throws Exception {
     return http.get("/_sluice/rules", OPERATOR, "Authorization", "Bearer " + AdminChecks.TOKEN);
   }
 
-  private static String etag(HttpResponse<String> response) {
+  static String etag(HttpResponse<String> response) {
     return response.headers().firstValue("ETag").orElseThrow();
   }
 
