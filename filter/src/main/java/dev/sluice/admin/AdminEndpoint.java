@@ -15,8 +15,8 @@ import java.util.Locale;
 /**
  * The operators' endpoint: {@code <path>/} the status page, {@code /status} its JSON, {@code
  * /metrics} the Prometheus text, {@code /explain} what the rules would do to a request, {@code
- * /rules} the rules in force, which a write credential may change ({@link RulesResource}). Off until
- * the config has an {@code admin} section, and it follows that section through reloads.
+ * /rules} the rules in force, which a write credential may change ({@link RulesResource}). Off
+ * until the config has an {@code admin} section, and it follows that section through reloads.
  *
  * <p>It answers only a request that reaches one of these paths spelled exactly so, from a {@link
  * Caller} it allows (found as the file's {@code client_ip} says, and more strictly than the rules
@@ -35,7 +35,9 @@ public final class AdminEndpoint implements Admin {
   private volatile AdminSettings settings;
   private volatile StatusPage page;
 
-  /** @param rulebook the rules {@code /rules} reads and writes */
+  /**
+   * @param rulebook the rules {@code /rules} reads and writes
+   */
   public AdminEndpoint(Limiter limiter, Metrics metrics, Clock clock, Rulebook rulebook) {
     this.limiter = limiter;
     this.metrics = metrics;

@@ -1,8 +1,8 @@
 package dev.sluice.admin;
 
 /**
- * The rules behind the endpoint's {@code /rules}: the document in force, and what a write does
- * with it. Implemented where the rules come from (the config), which the endpoint does not know.
+ * The rules behind the endpoint's {@code /rules}: the document in force, and what a write does with
+ * it. Implemented where the rules come from (the config), which the endpoint does not know.
  */
 public interface Rulebook {
   /** The document in force, with its version as the ETag. */

@@ -21,7 +21,9 @@ final class RulesResource {
 
   private RulesResource() {}
 
-  /** Whether {@code method} on {@code resource} is a write, which only a write credential may ask. */
+  /**
+   * Whether {@code method} on {@code resource} is a write, which only a write credential may ask.
+   */
   static boolean isWrite(String resource, String method) {
     return (resource.equals(RULES) || resource.startsWith(ONE))
         && ("PUT".equals(method) || "POST".equals(method) || "DELETE".equals(method));
@@ -79,9 +81,11 @@ final class RulesResource {
               + " answers it): a write based on an older version than the one in force would"
               + " undo a change it never saw");
     }
-    byte[] body = kind == RulesWrite.Kind.DELETE ? new byte[0] : Bounded.read(exchange.body(), MAX_BODY);
+    byte[] body =
+        kind == RulesWrite.Kind.DELETE ? new byte[0] : Bounded.read(exchange.body(), MAX_BODY);
     if (body == null) {
-      return Reply.problem(413, "the body is more than the " + MAX_BODY + " bytes Sluice reads of a file");
+      return Reply.problem(
+          413, "the body is more than the " + MAX_BODY + " bytes Sluice reads of a file");
     }
     String type = exchange.header("Content-Type");
     if (type != null && type.toLowerCase(Locale.ROOT).trim().startsWith("application/json")) {

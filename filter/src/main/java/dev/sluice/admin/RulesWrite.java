@@ -23,7 +23,13 @@ public final class RulesWrite {
   private final String message;
 
   RulesWrite(
-      Kind kind, String id, byte[] content, String ifMatch, String who, String from, String message) {
+      Kind kind,
+      String id,
+      byte[] content,
+      String ifMatch,
+      String who,
+      String from,
+      String message) {
     this.kind = kind;
     this.id = id;
     this.content = content;

@@ -21,7 +21,9 @@ public final class WriteCredentials {
   private final String[] names;
   private final byte[][] digests;
 
-  /** @param tokens each credential's name and token, in the file's order */
+  /**
+   * @param tokens each credential's name and token, in the file's order
+   */
   public WriteCredentials(Map<String, String> tokens) {
     names = tokens.keySet().toArray(new String[0]);
     digests = new byte[names.length][];

@@ -13,10 +13,10 @@ import org.yaml.snakeyaml.nodes.Node;
  * Reads the {@code admin} section; no section, no endpoint. The token should come from the
  * environment, {@code token: ${SLUICE_ADMIN_TOKEN}}, so it never sits in a file that is copied
  * around; an unset variable turns the endpoint off, with a warning, rather than leave an empty
- * token that anyone could send, or reject the rules for the sake of a monitoring endpoint. A section
- * without a token is an error too unless it says {@code allow_without_token: true}: the address
- * alone is weak proof (a proxy or sidecar on an allowed host makes everyone behind it that host),
- * so doing without the token must be a choice, written down.
+ * token that anyone could send, or reject the rules for the sake of a monitoring endpoint. A
+ * section without a token is an error too unless it says {@code allow_without_token: true}: the
+ * address alone is weak proof (a proxy or sidecar on an allowed host makes everyone behind it that
+ * host), so doing without the token must be a choice, written down.
  */
 final class AdminReader {
   static final String WITHOUT_TOKEN = "allow_without_token";
@@ -107,8 +107,7 @@ final class AdminReader {
     return new AdminSettings(path, allow, token, writers, clientIp);
   }
 
-  static String token(
-      Fields.Value value, Problems problems, Map<String, String> environment) {
+  static String token(Fields.Value value, Problems problems, Map<String, String> environment) {
     String token = UrlTemplate.expand(value, environment, problems);
     if (token != null
         && (token.length() < MIN_TOKEN_CHARS || token.trim().length() != token.length())) {

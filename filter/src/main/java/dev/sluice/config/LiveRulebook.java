@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.logging.Logger;
 
 /**
- * The admin endpoint's {@code /rules} over a {@link LiveLimiter}: the document in force, and
- * writes published in Redis as {@code push} publishes (checked as {@code check} checks a file,
- * recorded in the history with who and why, in force across the fleet, undone by {@code
- * rollback}). A local file is never rewritten: a write there answers 409, saying how to change it.
+ * The admin endpoint's {@code /rules} over a {@link LiveLimiter}: the document in force, and writes
+ * published in Redis as {@code push} publishes (checked as {@code check} checks a file, recorded in
+ * the history with who and why, in force across the fleet, undone by {@code rollback}). A local
+ * file is never rewritten: a write there answers 409, saying how to change it.
  *
  * <p>The ETag of published rules is {@code "v<number>"} ({@code "v0"} while the local file's rules
  * are in force, none published), and a write publishes only while that version is current ({@link
@@ -117,7 +117,9 @@ final class LiveRulebook implements Rulebook {
       return stale(redis);
     }
     String changed =
-        number == 0 ? "nothing" : RulesDiff.between(rulesOf(base), config.rules().rules()).toString();
+        number == 0
+            ? "nothing"
+            : RulesDiff.between(rulesOf(base), config.rules().rules()).toString();
     if (number > 0) {
       LOG.info(
           "Sluice: "
@@ -156,7 +158,9 @@ final class LiveRulebook implements Rulebook {
 
   /** The number an ETag of published rules names; -1 for any other text. */
   static long numberOf(String etag) {
-    return etag.matches("\"v[0-9]{1,18}\"") ? Long.parseLong(etag.substring(2, etag.length() - 1)) : -1;
+    return etag.matches("\"v[0-9]{1,18}\"")
+        ? Long.parseLong(etag.substring(2, etag.length() - 1))
+        : -1;
   }
 
   private static Reply stale(PublishedRules redis) {
@@ -195,7 +199,9 @@ final class LiveRulebook implements Rulebook {
   /** The rules of {@code content}; none when it is not valid here (a version written by hand). */
   private static List<dev.sluice.core.Rule> rulesOf(byte[] content) {
     try {
-      return ConfigParser.parse("base", new String(content, StandardCharsets.UTF_8)).rules().rules();
+      return ConfigParser.parse("base", new String(content, StandardCharsets.UTF_8))
+          .rules()
+          .rules();
     } catch (InvalidConfigException e) {
       return java.util.Collections.emptyList();
     }

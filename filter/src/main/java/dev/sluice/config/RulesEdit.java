@@ -68,7 +68,8 @@ final class RulesEdit {
         ((MappingNode) rule).getValue().add(0, new NodeTuple(scalar("id"), scalar(write.id())));
       } else if (!id.equals(write.id())) {
         throw new Refused(
-            400, "the body's id, " + id + ", is not the path's, " + write.id() + "; they must agree");
+            400,
+            "the body's id, " + id + ", is not the path's, " + write.id() + "; they must agree");
       }
       rules.set(at, rule);
     }

@@ -38,7 +38,9 @@ final class WriteTokenReader {
       for (String name : f.names()) {
         if (!name.matches(RuleReader.ID)) {
           problems.at(
-              f.where(name), path, "names must be 1 to 64 of A-Z a-z 0-9 _ . -, got \"" + name + "\"");
+              f.where(name),
+              path,
+              "names must be 1 to 64 of A-Z a-z 0-9 _ . -, got \"" + name + "\"");
         }
         List<Fields.Value> one = f.values(name);
         if (one != null && one.size() == 1) {

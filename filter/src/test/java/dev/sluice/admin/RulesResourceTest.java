@@ -68,7 +68,9 @@ class RulesResourceTest {
       assertThat(admin.answered(get)).isTrue();
       assertThat(get.status).isEqualTo(200);
       assertThat(get.body).isEqualTo("rules: []\n");
-      assertThat(get.headers).containsEntry("ETag", "\"v3\"").containsEntry("Cache-Control", "no-store");
+      assertThat(get.headers)
+          .containsEntry("ETag", "\"v3\"")
+          .containsEntry("Cache-Control", "no-store");
     }
     assertThat(admin.answered(request("GET", "/_sluice/rules", null))).isFalse();
   }
@@ -109,15 +111,18 @@ class RulesResourceTest {
     assertThat(admin.answered(post)).isTrue();
     assertThat(admin.answered(request("PUT", "/_sluice/rules/login", DEPLOY, "If-Match", "\"v5\"")))
         .isTrue();
-    assertThat(admin.answered(request("DELETE", "/_sluice/rules/login", DEPLOY, "If-Match", "\"v6\"")))
+    assertThat(
+            admin.answered(request("DELETE", "/_sluice/rules/login", DEPLOY, "If-Match", "\"v6\"")))
         .isTrue();
     assertThat(writes)
         .extracting(RulesWrite::kind, RulesWrite::id, RulesWrite::ifMatch, RulesWrite::who)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(RulesWrite.Kind.REPLACE, null, "\"v3\"", "deploy"),
             org.assertj.core.groups.Tuple.tuple(RulesWrite.Kind.ADD, null, "\"v4\"", "deploy"),
-            org.assertj.core.groups.Tuple.tuple(RulesWrite.Kind.UPDATE, "login", "\"v5\"", "deploy"),
-            org.assertj.core.groups.Tuple.tuple(RulesWrite.Kind.DELETE, "login", "\"v6\"", "deploy"));
+            org.assertj.core.groups.Tuple.tuple(
+                RulesWrite.Kind.UPDATE, "login", "\"v5\"", "deploy"),
+            org.assertj.core.groups.Tuple.tuple(
+                RulesWrite.Kind.DELETE, "login", "\"v6\"", "deploy"));
     assertThat(writes.get(0).content()).asString(StandardCharsets.UTF_8).isEqualTo("rules: []\n");
     assertThat(writes.get(0).message()).isEqualTo("raise login");
     assertThat(writes.get(0).from()).isEqualTo("127.0.0.1");

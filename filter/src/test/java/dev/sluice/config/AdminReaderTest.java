@@ -150,8 +150,7 @@ class AdminReaderTest {
   @Test
   void oneWriteTokenIsACredentialNamedWriteToken() throws Exception {
     AdminSettings settings =
-        read(
-            "admin: { token: \"${T}\", write_token: \"${W}\" }\n", Map.of("T", TOKEN, "W", WRITE));
+        read("admin: { token: \"${T}\", write_token: \"${W}\" }\n", Map.of("T", TOKEN, "W", WRITE));
     assertThat(settings)
         .isEqualTo(
             new AdminSettings(
@@ -179,8 +178,8 @@ class AdminReaderTest {
             FILE,
             "rules: []\nadmin: { token: \"${T}\", write_token: { deploy: \"${NOPE}\" } }\n",
             Map.of("T", TOKEN));
-    assertThat(config.admin()).isEqualTo(new AdminSettings(
-        "/_sluice", AdminSettings.LOOPBACK, TOKEN, NO_PROXY));
+    assertThat(config.admin())
+        .isEqualTo(new AdminSettings("/_sluice", AdminSettings.LOOPBACK, TOKEN, NO_PROXY));
     assertThat(config.warnings())
         .singleElement()
         .asString()
@@ -197,7 +196,8 @@ class AdminReaderTest {
         .singleElement()
         .asString()
         .contains("admin.write_token: must not be the read token (admin.token)");
-    assertThat(errors("admin: { token: \"${T}\", write_token: { a: \"${W}\", b: \"${W}\" } }\n", env))
+    assertThat(
+            errors("admin: { token: \"${T}\", write_token: { a: \"${W}\", b: \"${W}\" } }\n", env))
         .singleElement()
         .asString()
         .contains("admin.write_token.b: is the token of a too; every credential needs its own");

@@ -15,7 +15,8 @@ class RulesEditTest {
           + "api_key_header: X-Api-Key  # clients send it\n"
           + "# logins first\n"
           + "rules:\n"
-          + "  - { id: login, match: { path: /login, methods: [POST] }, key: ip, limit: 5, window: 1m }\n"
+          + "  - { id: login, match: { path: /login, methods: [POST] }, key: ip, limit: 5, window:"
+          + " 1m }\n"
           + "  - id: api\n"
           + "    match: { path: \"/api/**\" }\n"
           + "    key: ip\n"
@@ -56,7 +57,9 @@ class RulesEditTest {
                 + " \"limit\": 3, \"window\": \"1s\", \"algorithm\": \"token_bucket\"}");
     assertThat(edited).contains("# fleet rules", "# clients send it", "# logins first");
     Config config = parse(edited);
-    assertThat(config.rules().rules()).extracting(r -> r.id()).containsExactly("login", "api", "search");
+    assertThat(config.rules().rules())
+        .extracting(r -> r.id())
+        .containsExactly("login", "api", "search");
     assertThat(RulesDiff.between(parse(DOC).rules().rules(), config.rules().rules()).toString())
         .isEqualTo("added search (3/1s)");
   }
@@ -64,8 +67,12 @@ class RulesEditTest {
   @Test
   void replacingARuleTakesItsIdFromThePath() throws Exception {
     String edited =
-        apply(RulesWrite.Kind.UPDATE, "login", "match: { path: /login }\nkey: ip\nlimit: 10\nwindow: 1m\n");
-    assertThat(RulesDiff.between(parse(DOC).rules().rules(), parse(edited).rules().rules()).toString())
+        apply(
+            RulesWrite.Kind.UPDATE,
+            "login",
+            "match: { path: /login }\nkey: ip\nlimit: 10\nwindow: 1m\n");
+    assertThat(
+            RulesDiff.between(parse(DOC).rules().rules(), parse(edited).rules().rules()).toString())
         .isEqualTo("changed login (methods [POST]->all, limit 5->10)");
     assertThat(edited).contains("# logins first", "id: api");
   }

@@ -95,7 +95,9 @@ public final class AdminChecks {
         http.sendBody("PUT", "/_sluice/rules", "10.9.2.1", "rules: []\n", readToken);
     HttpResponse<String> unknown =
         http.sendBody("PUT", "/_nowhere/rules", "10.9.2.1", "rules: []\n", readToken);
-    assertThat(write.statusCode()).as("a write with the read token").isEqualTo(unknown.statusCode());
+    assertThat(write.statusCode())
+        .as("a write with the read token")
+        .isEqualTo(unknown.statusCode());
     assertThat(write.body().replace("sluice", "nowhere")).isEqualTo(unknown.body());
     HttpResponse<String> again = http.get("/_sluice/status", "10.8.0.1");
     assertRejected(again, "admin-trap");

@@ -141,13 +141,15 @@ class Tomcat11RulesApiIT {
   void eachVerbPublishesAVersionInForceHereAndInASecondJvmRecordedAndUndoable() throws Exception {
     HttpResponse<String> first = read(published);
     assertThat(first.statusCode()).isEqualTo(200);
-    assertThat(first.headers().firstValue("Content-Type")).hasValueSatisfying(
-        type -> assertThat(type).startsWith("application/yaml"));
+    assertThat(first.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(type -> assertThat(type).startsWith("application/yaml"));
     String base = etag(first);
 
     String json =
-        "{\n\t\"rules\": [{\"id\": \"api\", \"match\": {\"path\": \"\\/api\\/**\"}, \"key\": \"ip\","
-            + " \"limit\": 2, \"window\": \"1h\"}]\n}\n";
+        "{\n"
+            + "\t\"rules\": [{\"id\": \"api\", \"match\": {\"path\": \"\\/api\\/**\"}, \"key\":"
+            + " \"ip\", \"limit\": 2, \"window\": \"1h\"}]\n"
+            + "}\n";
     HttpResponse<String> put =
         write(
             published,
@@ -159,7 +161,8 @@ class Tomcat11RulesApiIT {
             "application/json");
     assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
     String v1 = etag(put);
-    assertThat(put.body()).contains("\"published\":true", "changed api (limit 100-\\u003e2)", "\"warnings\":[]");
+    assertThat(put.body())
+        .contains("\"published\":true", "changed api (limit 100-\\u003e2)", "\"warnings\":[]");
     HttpResponse<String> afterPut = read(published);
     assertThat(etag(afterPut)).as("in force here at once").isEqualTo(v1);
     followerApplies(afterPut.body());
@@ -192,7 +195,8 @@ class Tomcat11RulesApiIT {
             "PUT",
             "/_sluice/rules/search",
             v2,
-            "{\"match\": {\"path\": \"/search\"}, \"key\": \"ip\", \"limit\": 50, \"window\": \"1h\"}",
+            "{\"match\": {\"path\": \"/search\"}, \"key\": \"ip\", \"limit\": 50, \"window\":"
+                + " \"1h\"}",
             "Content-Type",
             "application/json");
     assertThat(update.statusCode()).as(update.body()).isEqualTo(200);
@@ -252,7 +256,8 @@ class Tomcat11RulesApiIT {
     HttpResponse<String> stale =
         write(published, "PUT", "/_sluice/rules", "\"v999\"", RULES.replace("100", "7"));
     assertThat(stale.statusCode()).isEqualTo(412);
-    assertThat(stale.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+    assertThat(stale.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
     assertThat(etag(stale)).isEqualTo(current);
     assertThat(stale.body()).contains("\"status\":412", "If-Match does not name the current");
 
@@ -267,12 +272,12 @@ class Tomcat11RulesApiIT {
             current,
             "{ id: bad, match: { path: /bad }, key: ip, limit: 0, window: 1m }");
     assertThat(invalid.statusCode()).isEqualTo(400);
-    assertThat(invalid.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+    assertThat(invalid.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
     assertThat(invalid.body())
         .contains("\"status\":400", "\"errors\":[{\"line\":", "\"field\":\"rules[")
         .contains("(bad).limit\",\"message\":\"must be a whole number");
-    HttpResponse<String> unknown =
-        write(published, "DELETE", "/_sluice/rules/nope", current, null);
+    HttpResponse<String> unknown = write(published, "DELETE", "/_sluice/rules/nope", current, null);
     assertThat(unknown.statusCode()).isEqualTo(404);
 
     HttpResponse<String> after = read(published);
@@ -298,7 +303,9 @@ class Tomcat11RulesApiIT {
             published.sendBody(method, "/_sluice/rules", refusal[0], RULES, headers);
         HttpResponse<String> elsewhere =
             published.sendBody(method, "/_nowhere/rules", refusal[0], RULES, headers);
-        assertThat(refused.statusCode()).as(method + " " + List.of(refusal)).isEqualTo(elsewhere.statusCode());
+        assertThat(refused.statusCode())
+            .as(method + " " + List.of(refusal))
+            .isEqualTo(elsewhere.statusCode());
         assertThat(refused.body().replace("sluice", "nowhere")).isEqualTo(elsewhere.body());
         assertThat(refused.headers().firstValue("ETag")).isEmpty();
       }
@@ -316,7 +323,8 @@ class Tomcat11RulesApiIT {
         .isEqualTo("\"" + RulesVersion.of(file.getBytes(StandardCharsets.UTF_8)) + "\"");
     HttpResponse<String> put = write(local, "PUT", "/_sluice/rules", etag(get), RULES);
     assertThat(put.statusCode()).isEqualTo(409);
-    assertThat(put.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+    assertThat(put.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
     assertThat(put.body()).contains("never rewrites: edit that file", "rules_from: redis");
     assertThat(Files.readString(localApp.config())).isEqualTo(file);
   }
