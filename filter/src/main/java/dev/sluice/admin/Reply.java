@@ -13,17 +13,19 @@ public final class Reply {
   final String contentType;
   final String body;
   final String etag;
+  private final String detail;
 
-  private Reply(int status, String contentType, String body, String etag) {
+  private Reply(int status, String contentType, String body, String etag, String detail) {
     this.status = status;
     this.contentType = contentType;
     this.body = body;
     this.etag = etag;
+    this.detail = detail;
   }
 
   /** A body of {@code contentType}; {@code etag} (quoted) names the version it is or made. */
   public static Reply of(int status, String contentType, String body, String etag) {
-    return new Reply(status, contentType, body, etag);
+    return new Reply(status, contentType, body, etag, null);
   }
 
   /** An RFC 9457 problem of type {@code about:blank}: the status, its title and {@code detail}. */
@@ -42,7 +44,7 @@ public final class Reply {
     json.name("status").value(status);
     json.name("detail").value(detail);
     more.accept(json);
-    return new Reply(status, PROBLEM, json.endObject().toString(), etag);
+    return new Reply(status, PROBLEM, json.endObject().toString(), etag, detail);
   }
 
   public int status() {
@@ -51,6 +53,11 @@ public final class Reply {
 
   public String body() {
     return body;
+  }
+
+  /** What a problem says; null for any other reply. */
+  public String detail() {
+    return detail;
   }
 
   /** The quoted entity tag, or null. */

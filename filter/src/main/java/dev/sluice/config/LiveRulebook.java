@@ -51,32 +51,44 @@ final class LiveRulebook implements Rulebook {
 
   @Override
   public Reply write(RulesWrite write) {
+    Reply reply;
     synchronized (live) {
-      Document inForce = live.inForce();
-      PublishedRules redis = inForce == null ? null : live.fromRedis().publisher();
-      if (redis == null) {
-        return Reply.problem(
-            409,
-            "the rules come from the local file"
-                + (inForce == null ? "" : " " + inForce.name())
-                + ", which this endpoint never rewrites: edit that file (every JVM reads its own"
-                + " within a second), or say rules_from: redis in it to publish rules through this"
-                + " endpoint or push (docs/publishing.md)",
-            inForce == null ? null : etagOf(inForce),
-            json -> {});
-      }
-      try {
-        return publish(write, inForce, redis);
-      } catch (RuntimeException e) {
-        return Reply.problem(
-            503,
-            "cannot publish in "
-                + redis
-                + " ("
-                + e
-                + "); nothing was changed, unless Redis published it before failing: GET the"
-                + " rules to see");
-      }
+      reply = writeInForce(write);
+    }
+    if (reply.status() >= 300) {
+      // Refused: said too, as who tried what is the log's business.
+      log(write, "refused, " + reply.status() + ": " + reply.detail());
+    }
+    return reply;
+  }
+
+  private Reply writeInForce(RulesWrite write) {
+    Document inForce = live.inForce();
+    RulesFromRedis from = live.fromRedis();
+    if (inForce == null || !from.follows()) {
+      return Reply.problem(
+          409,
+          "the rules come from the local file"
+              + (inForce == null ? "" : " " + inForce.name())
+              + ", which this endpoint never rewrites: edit that file (every JVM reads its own"
+              + " within a second), or say rules_from: redis in it to publish rules through this"
+              + " endpoint or push (docs/publishing.md)",
+          inForce == null ? null : etagOf(inForce),
+          json -> {});
+    }
+    PublishedRules redis = null;
+    try {
+      redis = from.publisher();
+      return publish(write, inForce, redis);
+    } catch (RuntimeException e) {
+      return Reply.problem(
+          503,
+          "cannot publish in "
+              + (redis == null ? "redis " + inForce.config().store().redis() : redis)
+              + " ("
+              + e
+              + "); nothing was changed, unless Redis published it before failing: GET the"
+              + " rules to see");
     }
   }
 
@@ -120,15 +132,12 @@ final class LiveRulebook implements Rulebook {
         number == 0
             ? "nothing"
             : RulesDiff.between(rulesOf(base), config.rules().rules()).toString();
-    if (number > 0) {
-      LOG.info(
-          "Sluice: "
-              + write.who()
-              + " (from "
-              + write.from()
-              + ") "
-              + write.describe()
-              + " through the admin endpoint: published version "
+    if (number == 0) {
+      log(write, "nothing published, version " + basedOn + " has this content already");
+    } else {
+      log(
+          write,
+          "published version "
               + number
               + " (rules version "
               + rulesVersion
@@ -154,6 +163,19 @@ final class LiveRulebook implements Rulebook {
         "application/json",
         json.endObject().toString(),
         "\"v" + (number == 0 ? basedOn : number) + "\"");
+  }
+
+  /** Logs what came of {@code write}: who, from where, what, and {@code outcome}. */
+  private static void log(RulesWrite write, String outcome) {
+    LOG.info(
+        "Sluice: "
+            + write.who()
+            + " (from "
+            + write.from()
+            + ") "
+            + write.describe()
+            + " through the admin endpoint: "
+            + outcome);
   }
 
   /** The number an ETag of published rules names; -1 for any other text. */

@@ -217,12 +217,14 @@ final class RulesFromRedis implements Closeable {
         + "; following what is published now";
   }
 
-  /**
-   * The client of the Redis followed now, for a write through the admin endpoint; null when the
-   * local file in force does not say rules_from: redis.
-   */
+  /** Whether the local file in force says rules_from: redis, and its store's Redis is followed. */
+  boolean follows() {
+    return lastLocal != null;
+  }
+
+  /** The client of the Redis followed now, for a write through the admin endpoint. */
   PublishedRules publisher() {
-    return lastLocal == null ? null : connect(lastLocal.config().store());
+    return connect(lastLocal.config().store());
   }
 
   /** The client for {@code store}'s Redis, opened anew when the local file names another one. */

@@ -1,5 +1,6 @@
 package dev.sluice.admin;
 
+import static dev.sluice.config.ConfigSource.MAX_BYTES;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.Cidr;
@@ -164,6 +165,7 @@ class RulesResourceTest {
   @Test
   void aBodyLargerThanAFileIsRefused() throws Exception {
     FakeExchange put = request("PUT", "/_sluice/rules", DEPLOY, "If-Match", "\"v3\"");
+    assertThat(RulesResource.MAX_BODY).as("what Sluice reads of a file").isEqualTo(MAX_BYTES);
     put.requestBody = new byte[RulesResource.MAX_BODY + 1];
     assertThat(admin.answered(put)).isTrue();
     assertThat(put.status).isEqualTo(413);

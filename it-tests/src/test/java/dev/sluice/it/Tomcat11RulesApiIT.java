@@ -3,6 +3,7 @@ package dev.sluice.it;
 import static dev.sluice.it.Http.assertRejected;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.LogCapture;
 import dev.sluice.config.RulesVersion;
 import dev.sluice.it.jvm.ChildJvm;
 import dev.sluice.it.publish.RulesFollower;
@@ -49,6 +50,7 @@ class Tomcat11RulesApiIT {
   static final String RULES =
       "rules:\n  - { id: api, match: { path: /api/** }, key: ip, limit: 100, window: 1h }\n";
 
+  private final LogCapture configLog = LogCapture.of("dev.sluice.config");
   private final String prefix = "rulesapi" + Long.toString(System.currentTimeMillis(), 36);
   private final List<Container> containers = new ArrayList<>();
   private final List<WebApp> apps = new ArrayList<>();
@@ -88,6 +90,7 @@ class Tomcat11RulesApiIT {
   @AfterAll
   void stop() throws Exception {
     try {
+      configLog.close();
       if (follower != null) {
         follower.close();
       }
@@ -185,6 +188,14 @@ class Tomcat11RulesApiIT {
     assertThat(post.statusCode()).as(post.body()).isEqualTo(201);
     assertThat(post.body()).contains("added search (1/1h)");
     String v2 = etag(post);
+    assertThat(configLog.messages())
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .startsWith(
+                        "Sluice: deploy (from 10.9.0.1) added a rule through the admin endpoint:"
+                            + " published version ")
+                    .endsWith(": add search; added search (1/1h)"));
     followerApplies(read(published).body());
     assertThat(published.get("/search", "10.7.0.2").statusCode()).isEqualTo(200);
     assertRejected(published.get("/search", "10.7.0.2"), "search");
@@ -261,6 +272,13 @@ class Tomcat11RulesApiIT {
     assertThat(etag(stale)).isEqualTo(current);
     assertThat(stale.body()).contains("\"status\":412", "If-Match does not name the current");
 
+    assertThat(configLog.messages())
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .startsWith(
+                        "Sluice: deploy (from 10.9.0.1) replaced the whole document through the"
+                            + " admin endpoint: refused, 412: If-Match does not name"));
     HttpResponse<String> missing = write(published, "PUT", "/_sluice/rules", null, RULES);
     assertThat(missing.statusCode()).isEqualTo(428);
 
