@@ -14,8 +14,9 @@ import java.util.Locale;
 
 /**
  * The operators' endpoint: {@code <path>/} the status page, {@code /status} its JSON, {@code
- * /metrics} the Prometheus text, {@code /explain} what the rules would do to a request. Off until
- * the config has an {@code admin} section, and it follows that section through reloads.
+ * /metrics} the Prometheus text, {@code /explain} what the rules would do to a request, {@code
+ * /rules} the rules in force, which a write credential may change ({@link RulesResource}). Off
+ * until the config has an {@code admin} section, and it follows that section through reloads.
  *
  * <p>It answers only a request that reaches one of these paths spelled exactly so, from a {@link
  * Caller} it allows (found as the file's {@code client_ip} says, and more strictly than the rules
@@ -29,14 +30,19 @@ public final class AdminEndpoint implements Admin {
   private final Limiter limiter;
   private final Metrics metrics;
   private final Clock clock;
+  private final Rulebook rulebook;
   private final History history = new History();
   private volatile AdminSettings settings;
   private volatile StatusPage page;
 
-  public AdminEndpoint(Limiter limiter, Metrics metrics, Clock clock) {
+  /**
+   * @param rulebook the rules {@code /rules} reads and writes
+   */
+  public AdminEndpoint(Limiter limiter, Metrics metrics, Clock clock, Rulebook rulebook) {
     this.limiter = limiter;
     this.metrics = metrics;
     this.clock = clock;
+    this.rulebook = rulebook;
   }
 
   /** From now on answers as {@code next} says; null turns the endpoint off. */
@@ -61,9 +67,14 @@ public final class AdminEndpoint implements Admin {
       return false;
     }
     String resource = resourceOf(in.path(), exchange.path());
-    if (resource == null
-        || !Caller.isAllowed(exchange, in.clientIp(), in.allow())
-        || in.refusesToken(bearerToken(exchange.headers("Authorization")))
+    if (resource == null || !Caller.isAllowed(exchange, in.clientIp(), in.allow())) {
+      return false;
+    }
+    // A write credential grants reads too; the read token never grants a write.
+    String token = bearerToken(exchange.headers("Authorization"));
+    String writer = in.writer(token);
+    boolean write = RulesResource.isWrite(resource, exchange.method());
+    if ((write ? writer == null : in.refusesToken(token) && writer == null)
         || !exchange.clearForResponse()) {
       return false;
     }
@@ -71,7 +82,11 @@ public final class AdminEndpoint implements Admin {
     exchange.setHeader("X-Content-Type-Options", "nosniff");
     exchange.setHeader("Referrer-Policy", "no-referrer");
     String method = exchange.method();
-    if (!"GET".equals(method) && !"HEAD".equals(method)) {
+    if (RulesResource.isRules(resource)) {
+      exchange.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+      String from = Caller.address(exchange, in.clientIp());
+      RulesResource.answer(rulebook, resource, write ? writer : null, from, exchange);
+    } else if (!"GET".equals(method) && !"HEAD".equals(method)) {
       exchange.setHeader("Allow", "GET, HEAD");
       error(exchange, 405, "only GET and HEAD are answered here");
     } else {
@@ -122,7 +137,17 @@ public final class AdminEndpoint implements Admin {
     if (rest.isEmpty() || rest.equals("/")) {
       return "";
     }
-    return rest.startsWith("/") && rest.indexOf('/', 1) < 0 ? rest.substring(1) : null;
+    if (!rest.startsWith("/")) {
+      return null;
+    }
+    int slash = rest.indexOf('/', 1);
+    // One segment, or two under rules: rules/{id}.
+    return slash < 0
+            || (rest.substring(1, slash).equals(RulesResource.RULES)
+                && slash + 1 < rest.length()
+                && rest.indexOf('/', slash + 1) < 0)
+        ? rest.substring(1)
+        : null;
   }
 
   /** The token of the one {@code Authorization: Bearer} header, or null. */

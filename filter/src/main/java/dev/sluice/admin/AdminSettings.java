@@ -29,18 +29,27 @@ public final class AdminSettings {
   private final List<Cidr> allow;
   private final byte[] tokenDigest;
   private final ClientIp clientIp;
+  private final WriteCredentials writers;
+
+  /** An endpoint that takes no writes. */
+  public AdminSettings(String path, List<Cidr> allow, String token, ClientIp clientIp) {
+    this(path, allow, token, WriteCredentials.NONE, clientIp);
+  }
 
   /**
    * @param path where the endpoint answers: {@code /_sluice}, the full request path, as rules see
    *     it (a web application's context path included)
    * @param token what requests must send as {@code Authorization: Bearer <token>}, or null when
    *     their address suffices (the file said {@code allow_without_token: true})
+   * @param writers who may change the rules ({@code admin.write_token}); none turns writes off
    * @param clientIp how the client's address is found: the file's {@code client_ip}
    */
-  public AdminSettings(String path, List<Cidr> allow, String token, ClientIp clientIp) {
+  public AdminSettings(
+      String path, List<Cidr> allow, String token, WriteCredentials writers, ClientIp clientIp) {
     this.path = path;
     this.allow = Collections.unmodifiableList(new ArrayList<>(allow));
     this.tokenDigest = token == null ? null : ShortHash.sha256(token);
+    this.writers = writers;
     this.clientIp = clientIp;
   }
 
@@ -54,6 +63,11 @@ public final class AdminSettings {
 
   ClientIp clientIp() {
     return clientIp;
+  }
+
+  /** The name of the write credential whose token {@code given} is; null when none is. */
+  String writer(String given) {
+    return writers.nameOf(given);
   }
 
   /** True when a token is needed and {@code given} is not it. */
@@ -76,7 +90,8 @@ public final class AdminSettings {
     return other != null
         && path.equals(other.path)
         && allow.toString().equals(other.allow.toString())
-        && Arrays.equals(tokenDigest, other.tokenDigest);
+        && Arrays.equals(tokenDigest, other.tokenDigest)
+        && writers.equals(other.writers);
   }
 
   @Override
@@ -92,6 +107,7 @@ public final class AdminSettings {
         + " for "
         + allow
         + (tokenDigest == null ? " without a token" : " with a token")
+        + (writers.isEmpty() ? "" : ", rules written by " + writers)
         + (proxies.isEmpty() ? "" : " behind " + proxies);
   }
 }

@@ -3,6 +3,8 @@ package dev.sluice.admin;
 import dev.sluice.core.Cidr;
 import dev.sluice.core.ClientIp;
 import dev.sluice.core.RequestView;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Locale;
 
@@ -49,6 +51,16 @@ final class Caller {
       return false;
     }
     return !within(caller, AdminSettings.LOOPBACK) || namesThisHost(request.headers("Host"));
+  }
+
+  /** The caller's address as {@link #isAllowed} found it, for the log; null when none is. */
+  static String address(RequestView request, ClientIp clientIp) {
+    byte[] caller = clientIp.vouchedClient(request);
+    try {
+      return caller == null ? null : InetAddress.getByAddress(caller).getHostAddress();
+    } catch (UnknownHostException e) {
+      return null; // not 4 or 16 bytes: never from ClientIp
+    }
   }
 
   private static boolean isForwarded(RequestView request) {

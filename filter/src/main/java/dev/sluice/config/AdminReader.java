@@ -1,20 +1,22 @@
 package dev.sluice.config;
 
 import dev.sluice.admin.AdminSettings;
+import dev.sluice.admin.WriteCredentials;
 import dev.sluice.core.Cidr;
 import dev.sluice.core.ClientIp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.yaml.snakeyaml.nodes.Node;
 
 /**
  * Reads the {@code admin} section; no section, no endpoint. The token should come from the
  * environment, {@code token: ${SLUICE_ADMIN_TOKEN}}, so it never sits in a file that is copied
  * around; an unset variable turns the endpoint off, with a warning, rather than leave an empty
- * token that anyone could send, or reject the rules for the sake of a monitoring endpoint. A section
- * without a token is an error too unless it says {@code allow_without_token: true}: the address
- * alone is weak proof (a proxy or sidecar on an allowed host makes everyone behind it that host),
- * so doing without the token must be a choice, written down.
+ * token that anyone could send, or reject the rules for the sake of a monitoring endpoint. A
+ * section without a token is an error too unless it says {@code allow_without_token: true}: the
+ * address alone is weak proof (a proxy or sidecar on an allowed host makes everyone behind it that
+ * host), so doing without the token must be a choice, written down.
  */
 final class AdminReader {
   static final String WITHOUT_TOKEN = "allow_without_token";
@@ -39,7 +41,8 @@ final class AdminReader {
     List<Fields.Value> allowed = f.values("allow");
     List<Fields.Value> tokens = f.values("token");
     boolean withoutToken = Boolean.TRUE.equals(f.bool(WITHOUT_TOKEN));
-    f.finish("path", "allow", "token", WITHOUT_TOKEN);
+    Node writeTokens = f.take(WriteTokenReader.FIELD);
+    f.finish("path", "allow", "token", WITHOUT_TOKEN, WriteTokenReader.FIELD);
     if (path == null) {
       path = AdminSettings.DEFAULT_PATH;
     } else if (!path.matches(PATH) || path.contains("/./") || path.endsWith("/.")) {
@@ -98,11 +101,13 @@ final class AdminReader {
           f.pathOf(WITHOUT_TOKEN),
           "true contradicts the token given; remove one");
     }
-    return new AdminSettings(path, allow, token, clientIp);
+    WriteCredentials writers =
+        WriteTokenReader.read(
+            writeTokens, f.pathOf(WriteTokenReader.FIELD), token, problems, environment);
+    return new AdminSettings(path, allow, token, writers, clientIp);
   }
 
-  private static String token(
-      Fields.Value value, Problems problems, Map<String, String> environment) {
+  static String token(Fields.Value value, Problems problems, Map<String, String> environment) {
     String token = UrlTemplate.expand(value, environment, problems);
     if (token != null
         && (token.length() < MIN_TOKEN_CHARS || token.trim().length() != token.length())) {

@@ -55,6 +55,15 @@ public final class ConfigParser {
     return config;
   }
 
+  /** SnakeYAML's limits for a file: few aliases, shallow nesting, no more than a file may hold. */
+  static LoaderOptions loaderOptions() {
+    LoaderOptions options = new LoaderOptions();
+    options.setMaxAliasesForCollections(20);
+    options.setNestingDepthLimit(32);
+    options.setCodePointLimit(MAX_CHARS);
+    return options;
+  }
+
   private static Node compose(String content, Problems problems) {
     if (content.length() > MAX_CHARS) {
       // SnakeYAML's own limit misses a long comment at the end; this one misses nothing.
@@ -68,10 +77,7 @@ public final class ConfigParser {
               + MAX_CHARS);
       return null;
     }
-    LoaderOptions options = new LoaderOptions();
-    options.setMaxAliasesForCollections(20);
-    options.setNestingDepthLimit(32);
-    options.setCodePointLimit(MAX_CHARS);
+    LoaderOptions options = loaderOptions();
     try {
       Node root = new Yaml(new SafeConstructor(options)).compose(new StringReader(content));
       if (root != null && root.getTag().equals(Tag.NULL)) {

@@ -1,6 +1,6 @@
 package dev.sluice.config;
 
-import java.io.ByteArrayOutputStream;
+import dev.sluice.support.Bounded;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URISyntaxException;
@@ -132,15 +132,11 @@ public final class ConfigSource {
    */
   static byte[] readBounded(InputStream in, String file)
       throws IOException, InvalidConfigException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    byte[] buffer = new byte[8192];
-    for (int n; (n = in.read(buffer)) > 0; ) {
-      out.write(buffer, 0, n);
-      if (out.size() > MAX_BYTES) {
-        throw tooLarge(file);
-      }
+    byte[] content = Bounded.read(in, MAX_BYTES);
+    if (content == null) {
+      throw tooLarge(file);
     }
-    return out.toByteArray();
+    return content;
   }
 
   private static InvalidConfigException tooLarge(String file) {

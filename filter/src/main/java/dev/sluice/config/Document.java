@@ -19,6 +19,9 @@ final class Document {
   /** The {@link RulesVersion} of {@link #content}, worked out once; null when invalid. */
   private final String version;
 
+  /** The number of the version published in Redis this is; 0 for a local file. */
+  private final long published;
+
   private Document(
       String name,
       byte[] content,
@@ -26,7 +29,8 @@ final class Document {
       Config config,
       String errors,
       String problem,
-      String version) {
+      String version,
+      long published) {
     this.name = name;
     this.content = content;
     this.local = local;
@@ -34,6 +38,7 @@ final class Document {
     this.errors = errors;
     this.problem = problem;
     this.version = version;
+    this.published = published;
   }
 
   /**
@@ -43,7 +48,7 @@ final class Document {
   static Document parse(String name, String file, byte[] content) {
     try {
       Config config = ConfigParser.parse(file, new String(content, StandardCharsets.UTF_8));
-      return new Document(name, content, null, config, null, null, RulesVersion.of(content));
+      return new Document(name, content, null, config, null, null, RulesVersion.of(content), 0);
     } catch (InvalidConfigException e) {
       return invalid(name, content, e.getMessage());
     }
@@ -51,7 +56,7 @@ final class Document {
 
   /** Content rejected for {@code errors}; {@code content} is null when it was not even read. */
   static Document invalid(String name, byte[] content, String errors) {
-    return new Document(name, content, null, null, errors, null, null);
+    return new Document(name, content, null, null, errors, null, null, 0);
   }
 
   /**
@@ -60,12 +65,29 @@ final class Document {
    */
   Document under(Document local) {
     return new Document(
-        name, content, local.content, config.publishedUnder(local.config), null, problem, version);
+        name,
+        content,
+        local.content,
+        config.publishedUnder(local.config),
+        null,
+        problem,
+        version,
+        published);
   }
 
   /** The same document, reporting {@code problem} (a whole log message) while it is in force. */
   Document reporting(String problem) {
-    return new Document(name, content, local, config, errors, problem, version);
+    return new Document(name, content, local, config, errors, problem, version, published);
+  }
+
+  /** The same document, as version {@code number} published in Redis. */
+  Document published(long number) {
+    return new Document(name, content, local, config, errors, problem, version, number);
+  }
+
+  /** The number of the published version this is; 0 for a local file. */
+  long publishedNumber() {
+    return published;
   }
 
   String name() {

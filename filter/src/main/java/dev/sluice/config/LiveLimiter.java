@@ -84,7 +84,7 @@ public final class LiveLimiter implements Closeable {
     reloaded(first);
     this.storeSettings = first == null ? StoreSettings.DEFAULT : first.config().store();
     this.limiter = new Limiter(opener.apply(storeSettings), metrics);
-    this.admin = new AdminEndpoint(limiter, metrics, clock);
+    this.admin = new AdminEndpoint(limiter, metrics, clock, new LiveRulebook(this));
     if (first != null) {
       apply(null, first);
     }
@@ -166,6 +166,16 @@ public final class LiveLimiter implements Closeable {
   /** The operators' endpoint, as the file in force sets it up. */
   public AdminEndpoint admin() {
     return admin;
+  }
+
+  /** The document in force; null while none ever was. */
+  synchronized Document inForce() {
+    return applied;
+  }
+
+  /** Where published rules come from, for a write through the endpoint; under this lock only. */
+  RulesFromRedis fromRedis() {
+    return fromRedis;
   }
 
   /** What the rules decided, how the store is doing and which file is in force. */

@@ -32,7 +32,7 @@ final class RuleReader {
     "tiers",
     "response"
   };
-  private static final String ID = "[A-Za-z0-9_.-]{1,64}";
+  static final String ID = "[A-Za-z0-9_.-]{1,64}";
 
   private final Problems problems;
   private final RuleValues defaults;

@@ -178,7 +178,8 @@ final class RulesFromRedis implements Closeable {
     }
     Document read =
         Document.parse(
-            "published " + version.describe(), "published version " + number, version.content());
+                "published " + version.describe(), "published version " + number, version.content())
+            .published(number);
     if (read.config() == null) {
       rejected = read.errors();
       return;
@@ -214,6 +215,16 @@ final class RulesFromRedis implements Closeable {
                 + seenContent
                 + ")")
         + "; following what is published now";
+  }
+
+  /** Whether the local file in force says rules_from: redis, and its store's Redis is followed. */
+  boolean follows() {
+    return lastLocal != null;
+  }
+
+  /** The client of the Redis followed now, for a write through the admin endpoint. */
+  PublishedRules publisher() {
+    return connect(lastLocal.config().store());
   }
 
   /** The client for {@code store}'s Redis, opened anew when the local file names another one. */

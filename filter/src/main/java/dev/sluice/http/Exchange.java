@@ -2,6 +2,7 @@ package dev.sluice.http;
 
 import dev.sluice.core.RequestView;
 import java.io.IOException;
+import java.io.InputStream;
 
 /**
  * One request and its response, as the Filter or the agent reaches them. Everything Sluice writes
@@ -26,6 +27,9 @@ public interface Exchange extends RequestView {
 
   /** The query string as sent, not decoded, without the {@code ?}; null when there is none. */
   String queryString();
+
+  /** The request's body, to read once; only the admin endpoint's writes ever read it. */
+  InputStream body() throws IOException;
 
   void setHeader(String name, String value);
 

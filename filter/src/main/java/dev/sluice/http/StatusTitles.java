@@ -5,11 +5,11 @@ package dev.sluice.http;
  * and 511 of RFC 6585, and 451 of RFC 7725. An RFC 9457 problem of type {@code about:blank} takes
  * its title from them.
  */
-final class StatusTitles {
+public final class StatusTitles {
   private StatusTitles() {}
 
   /** The phrase of {@code status}, or null when it has none registered. */
-  static String of(int status) {
+  public static String of(int status) {
     switch (status) {
       case 400:
         return "Bad Request";

@@ -6,9 +6,8 @@ import dev.sluice.config.RulesVersion;
 import dev.sluice.store.redis.PublishedRules;
 import dev.sluice.store.redis.PublishedVersion;
 import dev.sluice.support.CommandLine;
+import dev.sluice.support.HostName;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -132,7 +131,7 @@ public final class Publish {
       String what,
       PrintStream out) {
     String rulesVersion = RulesVersion.of(content);
-    long number = rules.publish(content, rulesVersion, who(), host(), message, rollbackOf);
+    long number = rules.publish(content, rulesVersion, who(), HostName.get(), message, rollbackOf);
     if (number == 0) {
       out.println(
           "Nothing published: the current version, "
@@ -213,14 +212,5 @@ public final class Publish {
 
   private static String who() {
     return System.getProperty("user.name", "unknown");
-  }
-
-  private static String host() {
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (UnknownHostException e) {
-      String env = System.getenv("HOSTNAME");
-      return env == null ? "unknown" : env;
-    }
   }
 }

@@ -4,6 +4,7 @@ import dev.sluice.http.Exchange;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
@@ -54,6 +55,11 @@ final class ServletExchange implements Exchange {
   @Override
   public String queryString() {
     return request.getQueryString();
+  }
+
+  @Override
+  public InputStream body() throws IOException {
+    return request.getInputStream();
   }
 
   @Override

@@ -22,7 +22,7 @@ final class AdminTesting {
   final ManualClock clock = new ManualClock(1_800_000_000_000_000L);
   final Metrics metrics = new Metrics(clock::micros);
   final Limiter limiter = new Limiter(new MemoryStore(clock, 1000, 0), metrics);
-  final AdminEndpoint admin = new AdminEndpoint(limiter, metrics, clock);
+  final AdminEndpoint admin = new AdminEndpoint(limiter, metrics, clock, null);
 
   AdminTesting(String yaml) {
     limiter.apply(rules(yaml));

@@ -4,6 +4,7 @@ import static dev.sluice.config.ConfigTesting.FILE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.admin.AdminSettings;
+import dev.sluice.admin.WriteCredentials;
 import dev.sluice.core.Cidr;
 import dev.sluice.core.ClientIp;
 import java.util.Collections;
@@ -142,5 +143,72 @@ class AdminReaderTest {
         .hasSize(2)
         .anySatisfy(e -> assertThat(e).contains("admin.tokn: unknown field, did you mean token?"))
         .anySatisfy(e -> assertThat(e).contains("admin.token: is required"));
+  }
+
+  private static final String WRITE = "write-abcdefghijklmnop";
+
+  @Test
+  void oneWriteTokenIsACredentialNamedWriteToken() throws Exception {
+    AdminSettings settings =
+        read("admin: { token: \"${T}\", write_token: \"${W}\" }\n", Map.of("T", TOKEN, "W", WRITE));
+    assertThat(settings)
+        .isEqualTo(
+            new AdminSettings(
+                "/_sluice",
+                AdminSettings.LOOPBACK,
+                TOKEN,
+                new WriteCredentials(Map.of("write_token", WRITE)),
+                NO_PROXY));
+    assertThat(settings.toString()).endsWith("with a token, rules written by [write_token]");
+  }
+
+  @Test
+  void namedWriteTokensTellWhoWrote() throws Exception {
+    AdminSettings settings =
+        read(
+            "admin:\n  token: \"${T}\"\n  write_token: { deploy: \"${D}\", alice: \"${A}\" }\n",
+            Map.of("T", TOKEN, "D", WRITE, "A", "alice-abcdefghijklmnop"));
+    assertThat(settings.toString()).endsWith("rules written by [deploy, alice]");
+  }
+
+  @Test
+  void anUnsetWriteVariableTurnsThatCredentialOffAndLeavesReadsOn() throws Exception {
+    Config config =
+        ConfigParser.parse(
+            FILE,
+            "rules: []\nadmin: { token: \"${T}\", write_token: { deploy: \"${NOPE}\" } }\n",
+            Map.of("T", TOKEN));
+    assertThat(config.admin())
+        .isEqualTo(new AdminSettings("/_sluice", AdminSettings.LOOPBACK, TOKEN, NO_PROXY));
+    assertThat(config.warnings())
+        .singleElement()
+        .asString()
+        .startsWith(FILE + ":2:")
+        .contains(
+            "admin.write_token.deploy: names the environment variable NOPE, which is not set:"
+                + " writes to the rules are off with it until it is");
+  }
+
+  @Test
+  void aWriteTokenIsNeverTheReadTokenNorAnotherWritersNorShort() {
+    Map<String, String> env = Map.of("T", TOKEN, "W", WRITE, "S", "short-secret");
+    assertThat(errors("admin: { token: \"${T}\", write_token: \"${T}\" }\n", env))
+        .singleElement()
+        .asString()
+        .contains("admin.write_token: must not be the read token (admin.token)");
+    assertThat(
+            errors("admin: { token: \"${T}\", write_token: { a: \"${W}\", b: \"${W}\" } }\n", env))
+        .singleElement()
+        .asString()
+        .contains("admin.write_token.b: is the token of a too; every credential needs its own");
+    assertThat(errors("admin: { token: \"${T}\", write_token: \"${S}\" }\n", env))
+        .singleElement()
+        .asString()
+        .contains("admin.write_token: must be at least 16 characters")
+        .doesNotContain("short-secret");
+    assertThat(errors("admin: { token: \"${T}\", write_token: { \"a b\": \"${W}\" } }\n", env))
+        .singleElement()
+        .asString()
+        .contains("admin.write_token: names must be 1 to 64 of A-Z a-z 0-9 _ . -, got \"a b\"");
   }
 }

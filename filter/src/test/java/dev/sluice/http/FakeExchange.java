@@ -1,6 +1,8 @@
 package dev.sluice.http;
 
 import dev.sluice.core.TestRequest;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +20,9 @@ public final class FakeExchange implements Exchange {
   public String contentType;
   public String body;
 
+  /** What the request sends as its body. */
+  public byte[] requestBody = new byte[0];
+
   public FakeExchange(TestRequest request) {
     this(request, null);
   }
@@ -30,6 +35,11 @@ public final class FakeExchange implements Exchange {
   @Override
   public String queryString() {
     return query;
+  }
+
+  @Override
+  public InputStream body() {
+    return new ByteArrayInputStream(requestBody);
   }
 
   @Override

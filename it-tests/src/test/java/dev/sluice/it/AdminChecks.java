@@ -17,8 +17,15 @@ public final class AdminChecks {
   /** Admitted by the config: within 10.9.0.0/16. */
   private static final String OPERATOR = "10.9.0.1";
 
+  /** The write credential's token: rules from the local file are never written, whoever asks. */
+  public static final String WRITE_TOKEN = "it-write-token-0123456789";
+
   public static final String SECTION =
-      "admin: { path: /_sluice, allow: [10.9.0.0/16], token: " + TOKEN + " }\n";
+      "admin: { path: /_sluice, allow: [10.9.0.0/16], token: "
+          + TOKEN
+          + ", write_token: "
+          + WRITE_TOKEN
+          + " }\n";
 
   /** A rule over the admin path: the endpoint's own answers must never count in it. */
   public static final String RULE =
@@ -82,8 +89,46 @@ public final class AdminChecks {
       assertLooksUnknown(
           http, spellings[i], "10.9.1." + (i + 1), "Authorization", "Bearer " + TOKEN);
     }
+    // A write with the read token, from an allowed address of its own.
+    String[] readToken = {"Authorization", "Bearer " + TOKEN, "If-Match", "\"0123456789ab\""};
+    HttpResponse<String> write =
+        http.sendBody("PUT", "/_sluice/rules", "10.9.2.1", "rules: []\n", readToken);
+    HttpResponse<String> unknown =
+        http.sendBody("PUT", "/_nowhere/rules", "10.9.2.1", "rules: []\n", readToken);
+    assertThat(write.statusCode())
+        .as("a write with the read token")
+        .isEqualTo(unknown.statusCode());
+    assertThat(write.body().replace("sluice", "nowhere")).isEqualTo(unknown.body());
     HttpResponse<String> again = http.get("/_sluice/status", "10.8.0.1");
     assertRejected(again, "admin-trap");
+  }
+
+  /**
+   * {@code /rules} shows the local file in force with its rules version as the ETag, and a write
+   * with the write credential reads its body and answers 409: the file is never rewritten.
+   */
+  public static void assertFileRulesAreReadButNeverWritten(Http http) throws Exception {
+    HttpResponse<String> rules = operator(http, "/_sluice/rules");
+    assertThat(rules.statusCode()).isEqualTo(200);
+    assertThat(rules.body()).contains("id: admin-trap");
+    String etag = rules.headers().firstValue("ETag").orElseThrow();
+    assertThat(etag).matches("\"[0-9a-f]{12}\"");
+    String body = "rules: []\n";
+    HttpResponse<String> write =
+        http.sendBody(
+            "PUT",
+            "/_sluice/rules",
+            OPERATOR,
+            body,
+            "Authorization",
+            "Bearer " + WRITE_TOKEN,
+            "If-Match",
+            etag);
+    assertThat(write.statusCode()).as(write.body()).isEqualTo(409);
+    assertThat(write.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+    assertThat(write.body()).contains("which this endpoint never rewrites");
+    assertThat(operator(http, "/_sluice/rules").body()).isEqualTo(rules.body());
   }
 
   private static HttpResponse<String> operator(Http http, String path) throws Exception {

@@ -207,6 +207,11 @@ abstract class FilterScenarios {
     AdminChecks.assertRefusalsLookLikeAnUnknownPath(http);
   }
 
+  @Test
+  void theAdminEndpointShowsTheFileRulesButNeverWritesThem() throws Exception {
+    AdminChecks.assertFileRulesAreReadButNeverWritten(http);
+  }
+
   /** /health matches a rule of limit 1 too, but exclusion wins: never limited, no headers. */
   @Test
   void anExcludedPathIsNeverLimited() throws Exception {

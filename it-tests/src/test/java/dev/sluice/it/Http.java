@@ -61,6 +61,25 @@ public final class Http {
     return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
+  /** As {@link #send}, with {@code body} in UTF-8 (none when null). */
+  public HttpResponse<String> sendBody(
+      String method, String rawPath, String clientIp, String body, String... headers)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(base + rawPath))
+            .header("X-Forwarded-For", clientIp)
+            .timeout(Duration.ofSeconds(10))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      request.header(headers[i], headers[i + 1]);
+    }
+    return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
   /** How many requests the app has served so far. */
   public int served() throws IOException, InterruptedException {
     HttpResponse<String> response = get("/count", "10.255.255.255");

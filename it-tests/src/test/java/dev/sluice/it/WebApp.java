@@ -120,6 +120,10 @@ public final class WebApp {
     return dir;
   }
 
+  Path config() {
+    return config;
+  }
+
   /** Replaces the config as editors and ConfigMaps do: a new file moved over the old one. */
   void replaceConfig(String yaml) throws IOException {
     Path temp = config.resolveSibling("ratelimit.yaml.tmp");

@@ -2,6 +2,7 @@ package dev.sluice.agent.gate;
 
 import dev.sluice.http.Exchange;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
@@ -76,6 +77,17 @@ final class ReflectedExchange implements Exchange {
       list.add((String) values.nextElement());
     }
     return list;
+  }
+
+  @Override
+  public InputStream body() throws IOException {
+    try {
+      return (InputStream) (Object) api.getInputStream.invokeExact(request);
+    } catch (IOException e) {
+      throw e;
+    } catch (Throwable t) {
+      throw failure(t);
+    }
   }
 
   @Override

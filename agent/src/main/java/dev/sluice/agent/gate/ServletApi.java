@@ -35,6 +35,7 @@ final class ServletApi {
   final MethodHandle getRemoteUser;
   final MethodHandle getAttribute;
   final MethodHandle setAttribute;
+  final MethodHandle getInputStream;
   private final MethodHandle getDispatcherType;
   final MethodHandle isCommitted;
   final MethodHandle reset;
@@ -51,7 +52,7 @@ final class ServletApi {
     getMethod =
         getRequestUri =
             getQueryString = getRemoteAddr = getHeader = getHeaders = getRemoteUser = null;
-    getAttribute = setAttribute = getDispatcherType = null;
+    getAttribute = setAttribute = getInputStream = getDispatcherType = null;
     isCommitted = reset = setHeader = setStatus = setContentType = setCharacterEncoding = null;
     setContentLength = getWriter = null;
   }
@@ -69,6 +70,9 @@ final class ServletApi {
     getRemoteUser = handle(request, "getRemoteUser", String.class);
     getAttribute = handle(request, "getAttribute", Object.class, String.class);
     setAttribute = handle(request, "setAttribute", void.class, String.class, Object.class);
+    // Returns ServletInputStream, a servlet type: read as the InputStream it is.
+    getInputStream =
+        handle(request, "getInputStream", request.getMethod("getInputStream").getReturnType());
     Class<?> dispatcherType = dispatcherType(namespace, request.getClassLoader());
     // Servlet 2.x has no dispatcher types: every call there is the request's own.
     getDispatcherType =

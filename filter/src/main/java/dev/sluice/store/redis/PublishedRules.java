@@ -159,6 +159,30 @@ public final class PublishedRules implements AutoCloseable {
       String from,
       String message,
       long rollbackOf) {
+    return publish(-1, content, rulesVersion, who, from, message, rollbackOf);
+  }
+
+  /**
+   * Publishes {@code content} as {@link #publish} does, but only while version {@code basedOn} is
+   * current (0: while none is published), checked in the same atomic step: a write based on what it
+   * read never undoes another made since.
+   *
+   * @return the new version's number, 0 when the content was current, -1 when {@code basedOn} is
+   *     not current and nothing was published
+   */
+  public long publishOver(
+      long basedOn, byte[] content, String rulesVersion, String who, String from, String message) {
+    return publish(basedOn, content, rulesVersion, who, from, message, 0);
+  }
+
+  private long publish(
+      long basedOn,
+      byte[] content,
+      String rulesVersion,
+      String who,
+      String from,
+      String message,
+      long rollbackOf) {
     List<byte[]> keys = Arrays.asList(bytes(tag + ":seq", tag + ":current", tag + ":history"));
     List<byte[]> args = new ArrayList<>(Arrays.asList(bytes(tag + ":v:")));
     args.add(content);
@@ -170,7 +194,8 @@ public final class PublishedRules implements AutoCloseable {
                 from,
                 message,
                 Long.toString(rollbackOf),
-                Integer.toString(KEPT))));
+                Integer.toString(KEPT),
+                Long.toString(basedOn))));
     return (Long) PUBLISH.runBinary(redis, keys, args);
   }
 

@@ -4,9 +4,14 @@
 -- {<key_prefix>:rules}: one Redis Cluster slot for all of them and for each version's hash,
 -- <tag>:v:<n>, whose name ARGV[1] begins. ARGV[2] = the content, ARGV[3] = its rules version,
 -- ARGV[4] = who, ARGV[5] = from where, ARGV[6] = the message, ARGV[7] = the version rolled back to
--- ("0" for a push), ARGV[8] = how many versions to keep.
--- Returns the new version's number, or 0 when the current version has this content already.
+-- ("0" for a push), ARGV[8] = how many versions to keep, ARGV[9] = the number of the version the
+-- new one is based on, which must be current ("0": none published), or "-1" for whatever is.
+-- Returns the new version's number, 0 when the current version has this content already, or -1
+-- when the version it is based on is not current (nothing is published).
 local current = redis.call('GET', KEYS[2])
+if ARGV[9] ~= '-1' and (current or '0') ~= ARGV[9] then
+  return -1
+end
 if current and redis.call('HGET', ARGV[1] .. current, 'content') == ARGV[2] then
   return 0
 end

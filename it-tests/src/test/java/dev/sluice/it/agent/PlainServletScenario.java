@@ -72,6 +72,11 @@ abstract class PlainServletScenario extends AgentScenario {
   }
 
   @Test
+  void theAdminEndpointShowsTheFileRulesButNeverWritesThem() throws Exception {
+    AdminChecks.assertFileRulesAreReadButNeverWritten(http);
+  }
+
+  @Test
   void pathsWithoutARuleAndExcludedPathsAreUntouched() throws Exception {
     for (String path : new String[] {"/health", "/count", "/somewhere/else"}) {
       for (int i = 0; i < 3; i++) {

@@ -188,4 +188,42 @@ class PublishedRulesIT {
     assertThat(rules.history(MAX)).hasSize(40);
     assertThat(rules.current()).isEqualTo(rules.history(MAX).get(0).number());
   }
+
+  /**
+   * A write based on a version (the admin endpoint's {@code If-Match}) publishes only while that
+   * version is current: of writers based on the same version, at once, exactly one publishes.
+   */
+  @Test
+  void aWriteBasedOnAVersionNoLongerCurrentPublishesNothing() throws Exception {
+    byte[] first = yaml(1);
+    assertThat(rules.publishOver(0, first, RulesVersion.of(first), "ops", "h", "")).isEqualTo(1);
+    byte[] second = yaml(2);
+    assertThat(rules.publishOver(0, second, RulesVersion.of(second), "ops", "h", ""))
+        .as("based on none published, when version 1 is")
+        .isEqualTo(-1);
+    assertThat(rules.current()).isEqualTo(1);
+    ExecutorService writers = Executors.newFixedThreadPool(4);
+    Set<Long> numbers = ConcurrentHashMap.newKeySet();
+    try {
+      List<Future<Long>> done = new java.util.ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        byte[] content = yaml(10 + t);
+        done.add(
+            writers.submit(
+                () -> {
+                  try (PublishedRules own = open(prefix)) {
+                    return own.publishOver(1, content, RulesVersion.of(content), "ops", "h", "");
+                  }
+                }));
+      }
+      for (Future<Long> f : done) {
+        numbers.add(f.get());
+      }
+    } finally {
+      writers.shutdownNow();
+    }
+    assertThat(numbers).as("one published, three refused").containsExactlyInAnyOrder(2L, -1L);
+    assertThat(rules.current()).isEqualTo(2);
+    assertThat(rules.history(MAX)).hasSize(2);
+  }
 }
