@@ -66,7 +66,11 @@ public final class MemoryStore implements Store {
 
   @Override
   public void acquire(List<Permit> permits) {
-    decide(claims(permits), clock.micros());
+    if (permits.size() == 1) {
+      decideAlone(claim(permits.get(0)), clock.micros());
+    } else {
+      decide(claims(permits), clock.micros());
+    }
   }
 
   /**
@@ -79,22 +83,30 @@ public final class MemoryStore implements Store {
     if (!together.isEmpty()) {
       decide(claims(together), now);
     }
-    for (PermitInFlight claim : claims(alone)) {
-      while (!decideOne(claim, now)) {
-        // As in decide: look again.
-      }
+    for (Permit permit : alone) {
+      decideAlone(claim(permit), now);
     }
   }
 
   /** Each permit on its way, its identity hashed. */
   private PermitInFlight[] claims(List<Permit> permits) {
-    // Made here, where it cannot escape: the JIT keeps it off the heap.
-    Hash128 hash = new Hash128(seed);
     PermitInFlight[] claims = new PermitInFlight[permits.size()];
     for (int i = 0; i < claims.length; i++) {
-      claims[i] = new PermitInFlight(permits.get(i), hash.of(permits.get(i).identity));
+      claims[i] = claim(permits.get(i));
     }
     return claims;
+  }
+
+  private PermitInFlight claim(Permit permit) {
+    // Made here, where it cannot escape: the JIT keeps it off the heap.
+    return new PermitInFlight(permit, new Hash128(seed).of(permit.identity));
+  }
+
+  /** Takes one claim or not, as if alone. */
+  private static void decideAlone(PermitInFlight claim, long now) {
+    while (!decideOne(claim, now)) {
+      // As in decide: look again.
+    }
   }
 
   /** Takes every claim or none. */
@@ -149,9 +161,13 @@ public final class MemoryStore implements Store {
     }
   }
 
-  /** The common case, one rule: the same steps without arrays of locks. */
+  /**
+   * The common case, one rule: the same steps without arrays of locks, and an allowed look at a
+   * known identity taken at once if nothing moved since (see {@link
+   * PermitInFlight#takenOnItsLook}).
+   */
   private static boolean decideOne(PermitInFlight claim, long now) {
-    if (claim.deniedOptimistically(now)) {
+    if (claim.deniedOptimistically(now) || claim.takenOnItsLook()) {
       return true;
     }
     claim.plan();
