@@ -22,18 +22,27 @@ public class AdmitBench extends KeyedBench {
 
   @Override
   protected void build() throws Exception {
+    enforcer = enforcer();
+  }
+
+  /** The Filter's or the agent's enforcer, with AgentLoad's rule on a memory store. */
+  static Enforcer enforcer() throws Exception {
     MemoryStore store = BenchConfig.store(MemoryStore.DEFAULT_MAX_KEYS);
     Limiter limiter = new Limiter(store, new Metrics(Clock.SYSTEM::micros));
     limiter.apply(BenchConfig.rules("admit.yaml", UnaryOperator.identity(), Set.of()));
-    enforcer = new Enforcer(limiter);
+    return new Enforcer(limiter);
   }
 
   @Override
   protected boolean take(int i) {
+    return admit(enforcer, Identities.ipv4(i));
+  }
+
+  /** One request from {@code ip}, as wrk sends it; true if admitted with its headers. */
+  static boolean admit(Enforcer enforcer, String ip) {
     BenchExchange exchange =
         new BenchExchange(
-            new FixedRequest(
-                "GET", "/api/hello", Identities.ipv4(i), "Host", "127.0.0.1", "User-Agent", "wrk"));
+            new FixedRequest("GET", "/api/hello", ip, "Host", "127.0.0.1", "User-Agent", "wrk"));
     try {
       return enforcer.admit(exchange) && exchange.header(1) != null;
     } catch (IOException e) {
