@@ -40,8 +40,8 @@ final class Segment {
    * critical section costs tens of nanoseconds (docs/performance.md has what it cost contended
    * decisions). A spin waits for a holder running on another core, and each turn of it tells the
    * core so ({@link SpinWait}); without that hint (Java 8) it does not spin at all: on two vCPUs a
-   * bare spin of 1,024 turns took the holder's time, and contended decisions twice the CPU. Yielding
-   * covers a holder that lost its core.
+   * bare spin of 1,024 turns took the holder's time, about twice the CPU a contended decision cost
+   * with the hint. Yielding covers a holder that lost its core.
    */
   long lockForWrite() {
     int spins = SpinWait.AVAILABLE ? SPINS : 0;

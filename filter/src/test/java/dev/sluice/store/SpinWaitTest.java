@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 class SpinWaitTest {
-  /** Tests run on Java 9 or later, which has the hint: a failed look-up would mean no spin at all. */
+  /** Tests run on Java 9 or later, which has the hint: a failed look-up would mean no spin. */
   @Test
   void findsTheHintOnJava9AndLater() {
     assertThat(SpinWait.AVAILABLE).isTrue();
