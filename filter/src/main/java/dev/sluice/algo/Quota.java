@@ -21,8 +21,12 @@ public final class Quota {
   /** Token bucket: how far ahead of now the bucket may be spent, {@code burst × emission}. */
   final long toleranceMicros;
 
+  /** {@link #limit} in decimal, made once: every limited response carries it. */
+  private final String limitText;
+
   private Quota(long limit, long windowMicros, long burst, long emissionMicros) {
     this.limit = limit;
+    this.limitText = Long.toString(limit);
     this.windowMicros = windowMicros;
     this.burst = burst;
     this.emissionMicros = emissionMicros;
@@ -49,6 +53,11 @@ public final class Quota {
 
   public long limit() {
     return limit;
+  }
+
+  /** The limit in decimal, as a header carries it. */
+  public String limitText() {
+    return limitText;
   }
 
   public long windowMicros() {

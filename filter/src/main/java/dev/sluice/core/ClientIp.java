@@ -130,8 +130,8 @@ public final class ClientIp {
   }
 
   private boolean isTrusted(byte[] address) {
-    for (Cidr cidr : trustedProxies) {
-      if (cidr.contains(address)) {
+    for (int i = 0; i < trustedProxies.size(); i++) { // by index: no iterator per request
+      if (trustedProxies.get(i).contains(address)) {
         return true;
       }
     }

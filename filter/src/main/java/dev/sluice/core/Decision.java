@@ -151,6 +151,11 @@ public final class Decision {
     return deciding < 0 ? 0 : permits[deciding].quota().limit();
   }
 
+  /** {@link #limit} in decimal, without making a string per response. */
+  public String limitText() {
+    return deciding < 0 ? "0" : permits[deciding].quota().limitText();
+  }
+
   public long remaining() {
     return deciding < 0 ? 0 : remaining(permits[deciding]);
   }

@@ -47,6 +47,19 @@ final class Identity {
     }
   }
 
+  /** Whether {@link #append} writes {@code value} as it is: every character safe, and short. */
+  static boolean isPlain(String value) {
+    if (value.length() > MAX_ESCAPED) {
+      return false;
+    }
+    for (int i = 0; i < value.length(); i++) {
+      if (!isSafe(value.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   static boolean isSafe(char c) {
     return (c >= 'a' && c <= 'z')
         || (c >= 'A' && c <= 'Z')

@@ -33,6 +33,7 @@ public final class Key {
 
   private final Kind[] kinds;
   private final String[] headers;
+  /** Each part's name and its {@code =}, as the identity begins the part. */
   private final String[] prefixes;
   private final String text;
   /** The alternative to count by when a request lacks a part of this one; null when none. */
@@ -44,7 +45,7 @@ public final class Key {
     this.headers = headers;
     this.prefixes = new String[kinds.length];
     for (int i = 0; i < kinds.length; i++) {
-      prefixes[i] = prefixOf(kinds[i], headers[i]);
+      prefixes[i] = prefixOf(kinds[i], headers[i]) + '=';
     }
     this.text = text;
   }
@@ -164,6 +165,15 @@ public final class Key {
     if (kinds.length == 1 && kinds[0] == Kind.GLOBAL) {
       return GLOBAL;
     }
+    if (kinds.length == 1) {
+      String value = valueOf(0, subject);
+      if (value == null || value.isEmpty()) {
+        return null;
+      }
+      if (Identity.isPlain(value)) {
+        return prefixes[0].concat(value); // the common case: one string, no builder
+      }
+    }
     StringBuilder sb = new StringBuilder(64);
     for (int i = 0; i < kinds.length; i++) {
       if (i > 0) {
@@ -173,7 +183,7 @@ public final class Key {
       if (value == null || value.isEmpty()) {
         return null;
       }
-      sb.append(prefixes[i]).append('=');
+      sb.append(prefixes[i]);
       Identity.append(sb, value);
     }
     return sb.toString();

@@ -182,8 +182,16 @@ public final class Limiter {
     }
   }
 
+  /** Adds to a list of the request's permits: most requests have one, and need no more. */
   private static List<Permit> add(List<Permit> permits, Permit permit, int capacity) {
-    List<Permit> list = permits.isEmpty() ? new ArrayList<Permit>(capacity) : permits;
+    if (permits.isEmpty()) {
+      return Collections.singletonList(permit);
+    }
+    List<Permit> list = permits;
+    if (permits.size() == 1) {
+      list = new ArrayList<>(capacity);
+      list.add(permits.get(0));
+    }
     list.add(permit);
     return list;
   }

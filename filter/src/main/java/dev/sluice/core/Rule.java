@@ -61,8 +61,8 @@ public final class Rule {
     if (methods != null && !methods.contains(method)) {
       return false;
     }
-    for (PathPattern path : paths) {
-      if (path.matches(segments)) {
+    for (int i = 0; i < paths.size(); i++) { // by index: an iterator per request is garbage
+      if (paths.get(i).matches(segments)) {
         return true;
       }
     }

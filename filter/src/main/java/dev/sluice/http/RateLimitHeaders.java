@@ -24,7 +24,7 @@ public final class RateLimitHeaders {
     if (responses.headers() == Responses.Headers.IETF) {
       IetfHeaders.write(decision, exchange);
     } else {
-      exchange.setHeader(LIMIT, Long.toString(decision.limit()));
+      exchange.setHeader(LIMIT, decision.limitText());
       exchange.setHeader(REMAINING, Long.toString(decision.remaining()));
       long reset = decision.resetSeconds();
       if (responses.reset() == Responses.Reset.EPOCH_SECONDS) {

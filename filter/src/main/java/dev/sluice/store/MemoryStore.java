@@ -21,12 +21,13 @@ import java.util.logging.Logger;
  * <p>Why it looks like this. Each rule has its own {@link Table}: identities hashed to 128 bits in
  * flat open-addressing {@link Segment}s, so an idle key is about 70 bytes and no object, and a
  * lookup touches one cache line. A request first decides on an optimistic, lock-free read: a denial
- * seen there is final, so a client flooding past its limit never takes a lock. Otherwise it locks
- * the segments of all its rules in one global order (table, then segment), re-decides only if a
- * state moved since the read, and commits every rule or none: all-or-nothing is exact, with no
- * refunds and no deadlock. Idle state equals fresh state, so a background sweep drops it without
- * losing a count, and a {@link KeyBudget} per rule caps how many identities it tracks; an identity
- * only takes a key when a request of it is allowed, so denied floods cost no memory.
+ * seen there is final, so a client flooding past its limit never takes a lock, and a one-rule
+ * request commits what it saw allowed with one compare-and-set if nothing moved since. Otherwise
+ * it locks the segments of all its rules in one global order (table, then segment), re-decides
+ * only if a state moved since the read, and commits every rule or none: all-or-nothing is exact,
+ * with no refunds and no deadlock. Idle state equals fresh state, so a background sweep drops it
+ * without losing a count, and a {@link KeyBudget} per rule caps how many identities it tracks; an
+ * identity only takes a key when a request of it is allowed, so denied floods cost no memory.
  */
 public final class MemoryStore implements Store {
   public static final long DEFAULT_MAX_KEYS = 1_000_000;
@@ -66,7 +67,7 @@ public final class MemoryStore implements Store {
 
   @Override
   public void acquire(List<Permit> permits) {
-    decide(claims(permits), clock.micros());
+    take(permits, clock.micros());
   }
 
   /**
@@ -77,24 +78,41 @@ public final class MemoryStore implements Store {
   public void acquire(List<Permit> together, List<Permit> alone) {
     long now = clock.micros();
     if (!together.isEmpty()) {
-      decide(claims(together), now);
+      take(together, now);
     }
-    for (PermitInFlight claim : claims(alone)) {
-      while (!decideOne(claim, now)) {
-        // As in decide: look again.
-      }
+    for (Permit permit : alone) {
+      decideAlone(claim(permit), now);
+    }
+  }
+
+  /** Takes every permit or none; one permit needs no array. */
+  private void take(List<Permit> permits, long now) {
+    if (permits.size() == 1) {
+      decideAlone(claim(permits.get(0)), now);
+    } else {
+      decide(claims(permits), now);
     }
   }
 
   /** Each permit on its way, its identity hashed. */
   private PermitInFlight[] claims(List<Permit> permits) {
-    // Made here, where it cannot escape: the JIT keeps it off the heap.
-    Hash128 hash = new Hash128(seed);
     PermitInFlight[] claims = new PermitInFlight[permits.size()];
     for (int i = 0; i < claims.length; i++) {
-      claims[i] = new PermitInFlight(permits.get(i), hash.of(permits.get(i).identity));
+      claims[i] = claim(permits.get(i));
     }
     return claims;
+  }
+
+  private PermitInFlight claim(Permit permit) {
+    // Made here, where it cannot escape: the JIT keeps it off the heap.
+    return new PermitInFlight(permit, new Hash128(seed).of(permit.identity));
+  }
+
+  /** Takes one claim or not, as if alone. */
+  private static void decideAlone(PermitInFlight claim, long now) {
+    while (!decideOne(claim, now)) {
+      // As in decide: look again.
+    }
   }
 
   /** Takes every claim or none. */
@@ -115,9 +133,6 @@ public final class MemoryStore implements Store {
 
   /** One attempt: false if it must be retried. */
   private static boolean decideOnce(PermitInFlight[] claims, long now) {
-    if (claims.length == 1) {
-      return decideOne(claims[0], now);
-    }
     boolean denied = false;
     for (PermitInFlight claim : claims) {
       denied |= claim.deniedOptimistically(now);
@@ -149,9 +164,13 @@ public final class MemoryStore implements Store {
     }
   }
 
-  /** The common case, one rule: the same steps without arrays of locks. */
+  /**
+   * The common case, one rule: the same steps without arrays of locks, and an allowed look at a
+   * known identity taken at once if nothing moved since (see {@link
+   * PermitInFlight#takenOnItsLook}).
+   */
   private static boolean decideOne(PermitInFlight claim, long now) {
-    if (claim.deniedOptimistically(now)) {
+    if (claim.deniedOptimistically(now) || claim.takenOnItsLook()) {
       return true;
     }
     claim.plan();

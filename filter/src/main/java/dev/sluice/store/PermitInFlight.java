@@ -28,6 +28,9 @@ final class PermitInFlight {
   int seenAt;
   boolean seenValid;
 
+  /** The optimistic look's stamp when it validated, else 0. */
+  long seenStamp;
+
   /** A key taken from the budget for an identity about to be inserted. */
   boolean reserved;
 
@@ -53,8 +56,31 @@ final class PermitInFlight {
     seenFirst = found >= 0 ? slots[found + 2] : 0;
     seenSecond = found >= 0 ? slots[found + 3] : 0;
     seenValid = stamp != 0 && segment.lock.validate(stamp);
+    seenStamp = seenValid ? stamp : 0;
     algorithm().evaluate(seenFirst, seenSecond, now, permit.quota, permit.cost, permit.verdict);
     return seenValid && !permit.verdict.allowed();
+  }
+
+  /**
+   * Commits an allowed verdict of the optimistic look if nothing was written to the segment since
+   * that look: one compare-and-set turns the look's stamp into the write lock, which fails if any
+   * writer (a request, a sweep, a resize, a retirement) locked it in between. The state the verdict
+   * came from is then the current one, so the verdict is the one the lock would have given. Only
+   * for an identity that has its slot; a new one takes the locked way, with its key budget.
+   */
+  boolean takenOnItsLook() {
+    if (seenStamp == 0 || seenAt < 0 || !permit.verdict.allowed()) {
+      return false;
+    }
+    Segment segment = table.segmentOf(hi);
+    long stamp = segment.lock.tryConvertToWriteLock(seenStamp);
+    if (stamp == 0) {
+      return false;
+    }
+    seenSlots[seenAt + 2] = permit.verdict.nextFirst();
+    seenSlots[seenAt + 3] = permit.verdict.nextSecond();
+    segment.lock.unlockWrite(stamp);
+    return true;
   }
 
   /**

@@ -59,6 +59,27 @@ class KeyTest {
     assertThat(identity("global", request)).isEqualTo("global");
   }
 
+  /** A one-part key writes a plain value without a builder: the same identity as escaping gives. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "k-1",
+        "a.b_c~d@e",
+        "k 1",
+        "k%31",
+        "é",
+        "a{b}",
+        "64aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "65aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+      })
+  void onePartIdentitiesAreTheEscapedValue(String value) {
+    StringBuilder escaped = new StringBuilder("h.x-tenant=");
+    Identity.append(escaped, value);
+    TestRequest request = TestRequest.get("/").from("203.0.113.7").header("X-Tenant", value);
+    assertThat(identity("header:X-Tenant", request)).isEqualTo(escaped.toString());
+    assertThat(identity("header:X-Tenant,ip", request)).isEqualTo(escaped + "&ip=203.0.113.7");
+  }
+
   @Test
   void compositeKeysJoinTheirPartsInOrder() {
     TestRequest request = TestRequest.get("/").from("203.0.113.7").user("alice");

@@ -75,6 +75,50 @@ class MemoryStoreConcurrencyTest {
     assertThat(admitted).isEqualTo(LIMIT);
   }
 
+  /**
+   * A one-rule request may commit what its lock-free look decided (PermitInFlight.takenOnItsLook):
+   * here it races every other writer of its segment at once, each of which would lose that take if
+   * the look's commit did not exclude it. Threads by role: the hot key alone; the hot key with a
+   * second rule (the locked, all-or-nothing way); the hot key then a new identity, whose insertions
+   * grow and rewrite the segments' arrays; the hot key with a sweep now and then.
+   */
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void aHotKeyLosesNoTakeToLockedRequestsInsertionsOrSweeps(Algorithm algorithm)
+      throws Exception {
+    MemoryStore roomy = new MemoryStore(clock, 1_000_000, 0);
+    Counters hot = roomy.counters("hot", algorithm, 60 * SECOND);
+    Counters other = roomy.counters("other", Algorithm.TOKEN_BUCKET, 60 * SECOND);
+    // Half the attempts are admitted: takes race each other all along, not just for a moment.
+    long limit = THREADS * ATTEMPTS_PER_THREAD / 2;
+    Quota quota = Quota.of(limit, 60 * SECOND, limit);
+    Quota ample = Quota.of(1_000_000, 60 * SECOND, 1_000_000);
+    AtomicInteger threads = new AtomicInteger();
+    ThreadLocal<Integer> role = ThreadLocal.withInitial(threads::getAndIncrement);
+    AtomicInteger newcomers = new AtomicInteger();
+    AtomicInteger sweeperAttempts = new AtomicInteger();
+    int admitted =
+        hammer(
+            () -> {
+              Permit permit = new Permit(hot, "ip=10.0.0.1", quota, 1);
+              int mine = role.get() % 4;
+              if (mine == 1) {
+                roomy.acquire(Arrays.asList(permit, new Permit(other, "global", ample, 1)));
+              } else {
+                roomy.acquire(Collections.singletonList(permit));
+              }
+              if (mine == 2) {
+                String newcomer = "ip=new-" + newcomers.incrementAndGet();
+                roomy.acquire(Collections.singletonList(new Permit(hot, newcomer, quota, 1)));
+              } else if (mine == 3 && sweeperAttempts.incrementAndGet() % 16 == 0) {
+                roomy.sweep();
+              }
+              return permit.verdict().allowed();
+            });
+    assertThat(admitted).isEqualTo(limit);
+    assertThat(roomy.keyCount()).isGreaterThan(THREADS / 4 * ATTEMPTS_PER_THREAD);
+  }
+
   @Test
   void multiRuleRequestsStayAllOrNothingUnderContention() throws Exception {
     Counters perIp = store.counters("ip", Algorithm.FIXED_WINDOW, 60 * SECOND);
