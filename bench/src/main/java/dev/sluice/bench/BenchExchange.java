@@ -1,6 +1,8 @@
 package dev.sluice.bench;
 
 import dev.sluice.http.Exchange;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.util.List;
 
 /**
@@ -44,6 +46,11 @@ final class BenchExchange implements Exchange {
   @Override
   public String queryString() {
     return null;
+  }
+
+  @Override
+  public InputStream body() {
+    return new ByteArrayInputStream(new byte[0]);
   }
 
   @Override
