@@ -32,7 +32,10 @@ import java.util.function.ToDoubleFunction;
  * flags, space-separated: -Xms512m -Xmx512m -XX:+AlwaysPreTouch), {@code profile} (variants to
  * record with JFR after the rounds, e.g. memory,filter) and {@code profile-seconds} (30), {@code out}
  * (directory for configs, logs and recordings), {@code root} (the repository), {@code wrk} and
- * {@code redis-server} (binaries).
+ * {@code redis-server} (binaries), {@code clients} (1: every request from 127.0.0.1; more: each
+ * request names one of that many clients at random in a header, and the rule keys on it) and {@code
+ * server-cpus} (pin every server to these CPUs, {@code taskset -c} syntax; run the driver itself
+ * under {@code taskset -c} on the others, so that wrk and Redis run there).
  */
 public final class AgentLoad {
   private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
@@ -58,6 +61,7 @@ public final class AgentLoad {
       Wrk.Result wrk,
       double seconds,
       Cpu.Times server,
+      Cpu.Switches switches,
       double redisCpu,
       double redisScripts,
       Cpu.Machine machine) {
@@ -75,6 +79,11 @@ public final class AgentLoad {
 
     double systemMicrosPerRequest() {
       return server.system() * 1e6 / wrk.requests();
+    }
+
+    /** The server's context switches per request, voluntary + involuntary. */
+    double switchesPerRequest() {
+      return (switches.voluntary() + switches.involuntary()) / (double) wrk.requests();
     }
 
     double percent(double cpuSeconds) {
@@ -106,13 +115,14 @@ public final class AgentLoad {
               + "nomatch,memory,filter,redis] [--loads=2x32,1x1] [--rounds=8] [--warmup=10]"
               + " [--measure=10] [--path=/api/hello] [--jvm='-Xms512m -Xmx512m"
               + " -XX:+AlwaysPreTouch'] [--profile=memory,filter] [--profile-seconds=30]"
-              + " [--out=DIR] [--root=REPO] [--wrk=wrk] [--redis-server=redis-server]");
+              + " [--out=DIR] [--root=REPO] [--wrk=wrk] [--redis-server=redis-server]"
+              + " [--clients=1] [--server-cpus=0]");
       return;
     }
     List<String> known =
         List.of(
             "variants", "loads", "rounds", "warmup", "measure", "path", "jvm", "profile",
-            "profile-seconds", "out", "root", "wrk", "redis-server");
+            "profile-seconds", "out", "root", "wrk", "redis-server", "clients", "server-cpus");
     for (String name : options.keySet()) {
       if (!known.contains(name)) {
         throw new IllegalArgumentException("unknown option --" + name + "; see --help");
@@ -143,6 +153,8 @@ public final class AgentLoad {
     int measure = intOption("measure", 10);
     int profileSeconds = intOption("profile-seconds", 30);
     String path = option("path", "/api/hello");
+    int clients = intOption("clients", 1);
+    String serverCpus = options.get("server-cpus");
     List<String> jvm = List.of(option("jvm", "-Xms512m -Xmx512m -XX:+AlwaysPreTouch").split(" "));
     List<Variant> profiled =
         options.containsKey("profile")
@@ -174,14 +186,14 @@ public final class AgentLoad {
               e);
         }
       }
-      Configs configs = Configs.write(dir, layout, path, redis == null ? 6379 : redis.port());
+      Configs configs = Configs.write(dir, layout, path, redis == null ? 6379 : redis.port(), clients);
       long estimate =
           variants.size() * (warmup + 5L) + (long) rounds * loads.size() * variants.size() * measure
               + (long) profiled.size() * profileSeconds;
       out.printf(
           Locale.ROOT,
           "Agent load: %s; JVM %s %s; %d CPUs; load average at start %s; %s%s%n"
-              + "servers: %s; GET %s; rule: token bucket %,d per 1 s, key ip; warm-up %d s,"
+              + "servers: %s%s; GET %s; rule: token bucket %,d per 1 s, %s; warm-up %d s,"
               + " %d rounds of %d s per variant and load, interleaved (about %d min)%n"
               + "files: %s%n",
           wrkVersion,
@@ -192,8 +204,12 @@ public final class AgentLoad {
           commit(layout.root()),
           redis == null ? "" : "; " + redis.describe() + " on 127.0.0.1:" + redis.port(),
           String.join(" ", jvm),
+          serverCpus == null ? "" : ", pinned to CPUs " + serverCpus,
           path,
           Configs.LIMIT,
+          clients > 1
+              ? "key header:X-Client | ip, requests from " + clients + " clients at random"
+              : "key ip, every request from 127.0.0.1",
           warmup,
           rounds,
           measure,
@@ -203,11 +219,16 @@ public final class AgentLoad {
       out.println("\nStart-up and warm-up (" + loads.get(0) + ", " + warmup + " s each):\n");
       for (Variant v : variants) {
         long t0 = System.nanoTime();
-        Server server = Server.start(v, layout, configs, jvm, dir, path);
+        Server server = Server.start(v, layout, configs, jvm, dir, path, serverCpus);
         servers.put(v, server);
         double ready = (System.nanoTime() - t0) / 1e9;
         Wrk.Result w =
-            wrk.run(server.url(path), loads.get(0).threads(), loads.get(0).connections(), warmup);
+            wrk.run(
+                server.url(path),
+                loads.get(0).threads(),
+                loads.get(0).connections(),
+                warmup,
+                configs.wrkScript(v));
         out.printf(
             Locale.ROOT,
             "* %s: port %d, pid %d, answering after %.1f s; warm-up %,.0f requests/s, %d errors%n",
@@ -231,7 +252,8 @@ public final class AgentLoad {
         for (Load load : loads) {
           for (int i = 0; i < variants.size(); i++) {
             Variant v = variants.get((i + round - 1) % variants.size());
-            Run run = measure(round, load, servers.get(v), redis, wrk, path, measure);
+            Run run =
+                measure(round, load, servers.get(v), redis, wrk, path, measure, configs.wrkScript(v));
             runs.add(run);
             printRun(run);
           }
@@ -251,7 +273,11 @@ public final class AgentLoad {
         Profile.start(server.pid(), "agentload");
         Wrk.Result w =
             wrk.run(
-                server.url(path), loads.get(0).threads(), loads.get(0).connections(), profileSeconds);
+                server.url(path),
+                loads.get(0).threads(),
+                loads.get(0).connections(),
+                profileSeconds,
+                configs.wrkScript(v));
         Profile.stop(server.pid(), "agentload", jfr);
         out.printf(
             Locale.ROOT,
@@ -273,16 +299,25 @@ public final class AgentLoad {
   }
 
   private Run measure(
-      int round, Load load, Server server, LocalRedis redis, Wrk wrk, String path, int seconds)
+      int round,
+      Load load,
+      Server server,
+      LocalRedis redis,
+      Wrk wrk,
+      String path,
+      int seconds,
+      Path script)
       throws IOException, InterruptedException {
     boolean onRedis = server.variant == Variant.REDIS;
     Map<String, Double> redisBefore = onRedis ? redis.stats() : null;
     Cpu.Machine machine = Cpu.Machine.now();
     Cpu.Times cpu = Cpu.Times.of(server.pid());
+    Cpu.Switches switches = Cpu.Switches.of(server.pid());
     long t0 = System.nanoTime();
-    Wrk.Result w = wrk.run(server.url(path), load.threads(), load.connections(), seconds);
+    Wrk.Result w = wrk.run(server.url(path), load.threads(), load.connections(), seconds, script);
     double wall = (System.nanoTime() - t0) / 1e9;
     Cpu.Times serverCpu = Cpu.Times.of(server.pid()).minus(cpu);
+    Cpu.Switches serverSwitches = Cpu.Switches.of(server.pid()).minus(switches);
     Cpu.Machine used = Cpu.Machine.now().minus(machine);
     double redisCpu = 0;
     double scripts = 0;
@@ -291,7 +326,8 @@ public final class AgentLoad {
       redisCpu = after.get("cpu") - redisBefore.get("cpu");
       scripts = after.get("scripts") - redisBefore.get("scripts");
     }
-    return new Run(round, load, server.variant, w, wall, serverCpu, redisCpu, scripts, used);
+    return new Run(
+        round, load, server.variant, w, wall, serverCpu, serverSwitches, redisCpu, scripts, used);
   }
 
   private void printRun(Run r) {
@@ -328,8 +364,11 @@ public final class AgentLoad {
   }
 
   private static String errors(Wrk.Result w) {
-    long n = w.non2xx() + w.socketErrors();
-    return n == 0 ? "0" : String.format(Locale.ROOT, "**%d** (non-2xx %d)", n, w.non2xx());
+    long n = w.non2xx() + w.socketErrors() + w.wrongAnswers();
+    return n == 0
+        ? "0"
+        : String.format(
+            Locale.ROOT, "**%d** (non-2xx %d, wrong answers %d)", n, w.non2xx(), w.wrongAnswers());
   }
 
   private List<Run> of(Load load, Variant v) {
@@ -396,26 +435,43 @@ public final class AgentLoad {
     }
     out.println(
         "\n| variant | server CPU µs/request | ÷ no agent | user µs/request | ÷ no agent | kernel"
-            + " µs/request | server CPU | wrk CPU | Redis CPU | machine busy | others | errors |");
-    out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+            + " µs/request | context switches/request | server CPU | wrk CPU | Redis CPU | Redis µs/request |"
+            + " requests/script | machine busy | others | errors |");
+    out.println(
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+            + " ---: | ---: |");
     for (Variant v : variants) {
       out.printf(
           Locale.ROOT,
-          "| %s | %.1f | %s | %.1f | %s | %.1f | %.0f %% | %.0f %% | %s | %.0f %% | %.0f %% | %d |%n",
+          "| %s | %.1f | %s | %.1f | %s | %.1f | %.2f | %.0f %% | %.0f %% | %s | %s | %s | %.0f %% | %.0f %%"
+              + " | %d |%n",
           v.label,
           median(load, v, Run::serverMicrosPerRequest),
           hasBase ? ratio(load, v, base, Run::serverMicrosPerRequest) : "–",
           median(load, v, Run::userMicrosPerRequest),
           hasBase ? ratio(load, v, base, Run::userMicrosPerRequest) : "–",
           median(load, v, Run::systemMicrosPerRequest),
+          median(load, v, Run::switchesPerRequest),
           median(load, v, r -> r.percent(r.serverCpu())),
           median(load, v, r -> r.percent(r.wrk().cpuSeconds())),
           v == Variant.REDIS
               ? String.format(Locale.ROOT, "%.0f %%", median(load, v, r -> r.percent(r.redisCpu())))
               : "–",
+          v == Variant.REDIS
+              ? String.format(
+                  Locale.ROOT, "%.1f", median(load, v, r -> r.redisCpu() * 1e6 / r.wrk().requests()))
+              : "–",
+          v == Variant.REDIS
+              ? String.format(
+                  Locale.ROOT,
+                  "%.2f",
+                  median(load, v, r -> r.wrk().requests() / Math.max(1, r.redisScripts())))
+              : "–",
           median(load, v, r -> r.percent(r.machine().busy())),
           median(load, v, r -> r.percent(r.others())),
-          of(load, v).stream().mapToLong(r -> r.wrk().non2xx() + r.wrk().socketErrors()).sum());
+          of(load, v).stream()
+              .mapToLong(r -> r.wrk().non2xx() + r.wrk().socketErrors() + r.wrk().wrongAnswers())
+              .sum());
     }
     if (hasBase && variants.contains(Variant.MEMORY)) {
       out.printf(Locale.ROOT, "%nTargets, wrk %s:%n", load);

@@ -21,22 +21,47 @@ final class Configs {
   final Path redis;
   final Path filterWebapp;
 
-  private Configs(Path noMatch, Path allow, Path redis, Path filterWebapp) {
+  /**
+   * With more than one client: wrk's scripts that send each request as one of them and count the
+   * answers that lack the expected headers, for limited and unlimited variants; null otherwise.
+   */
+  final Path limitedScript;
+
+  final Path unlimitedScript;
+
+  private Configs(
+      Path noMatch,
+      Path allow,
+      Path redis,
+      Path filterWebapp,
+      Path limitedScript,
+      Path unlimitedScript) {
     this.noMatch = noMatch;
     this.allow = allow;
     this.redis = redis;
     this.filterWebapp = filterWebapp;
+    this.limitedScript = limitedScript;
+    this.unlimitedScript = unlimitedScript;
   }
 
-  static Configs write(Path dir, Layout layout, String path, int redisPort) throws IOException {
-    Path noMatch = yaml(dir.resolve("nomatch.yaml"), "memory", "", "/nothing/matches/this");
-    Path allow = yaml(dir.resolve("allow.yaml"), "memory", "", path);
+  /**
+   * @param clients how many identities the requests come from: 1 is every request from 127.0.0.1
+   *     (the rule keys on {@code ip}); more, a header {@code X-Client} naming one of them at random
+   *     (the rule keys on {@code header:X-Client | ip}, so a request without it, as the readiness
+   *     check sends, still is limited)
+   */
+  static Configs write(Path dir, Layout layout, String path, int redisPort, int clients)
+      throws IOException {
+    String key = clients > 1 ? "\"header:X-Client | ip\"" : "ip";
+    Path noMatch = yaml(dir.resolve("nomatch.yaml"), "memory", "", "/nothing/matches/this", key);
+    Path allow = yaml(dir.resolve("allow.yaml"), "memory", "", path, key);
     Path redis =
         yaml(
             dir.resolve("redis.yaml"),
             "redis",
             "  redis:\n    url: redis://127.0.0.1:" + redisPort + "\n",
-            path);
+            path,
+            key);
     Path webapp = dir.resolve("filter-webapp");
     copy(layout.webapp(), webapp);
     Path webXml = webapp.resolve("WEB-INF/web.xml");
@@ -65,11 +90,72 @@ final class Configs {
             .formatted(escape(allow.toString()));
     Files.writeString(
         webXml, xml.substring(0, at) + filter + xml.substring(at), StandardCharsets.UTF_8);
-    return new Configs(noMatch, allow, redis, webapp);
+    return clients > 1
+        ? new Configs(
+            noMatch,
+            allow,
+            redis,
+            webapp,
+            wrkScript(dir.resolve("clients-limited.lua"), clients, true),
+            wrkScript(dir.resolve("clients-unlimited.lua"), clients, false))
+        : new Configs(noMatch, allow, redis, webapp, null, null);
+  }
+
+  /** The wrk script of {@code variant}, or null when every request comes from one client. */
+  Path wrkScript(Variant variant) {
+    return variant.limited ? limitedScript : unlimitedScript;
+  }
+
+  /**
+   * A wrk script: each request from one of {@code clients} at random, and a count of the answers
+   * answered 200 without X-RateLimit-Limit as expected (Wrk counts the other statuses), which
+   * {@link Wrk} reads from its end.
+   */
+  private static Path wrkScript(Path file, int clients, boolean limited) throws IOException {
+    String text =
+        """
+        -- Written by AgentLoad: requests from %d clients, and the 200s without the expected headers.
+        local clients = %d
+        local expected = %s
+        local threads = {}
+        local counter = 0
+        wrong = 0
+
+        function setup(thread)
+          counter = counter + 1
+          thread:set("id", counter)
+          table.insert(threads, thread)
+        end
+
+        function init(args)
+          math.randomseed(id * 7919 + os.time())
+        end
+
+        function request()
+          return wrk.format(nil, nil, { ["X-Client"] = "c" .. math.random(clients) })
+        end
+
+        function response(status, headers, body)
+          if status == 200 and headers["X-RateLimit-Limit"] ~= expected then
+            wrong = wrong + 1
+          end
+        end
+
+        function done(summary, latency, requests)
+          local n = 0
+          for _, t in ipairs(threads) do
+            n = n + t:get("wrong")
+          end
+          io.write("Wrong answers: " .. n .. "\\n")
+        end
+        """
+            .formatted(clients, clients, limited ? "\"" + LIMIT + "\"" : "nil");
+    Files.writeString(file, text, StandardCharsets.UTF_8);
+    return file;
   }
 
   /** The rule every limited variant applies, on {@code path}, with the given store. */
-  private static Path yaml(Path file, String store, String storeExtra, String path)
+  private static Path yaml(Path file, String store, String storeExtra, String path, String key)
       throws IOException {
     String text =
         """
@@ -79,13 +165,13 @@ final class Configs {
         %srules:
           - id: bench
             match: { path: %s }
-            key: ip
+            key: %s
             algorithm: token_bucket
             limit: %d
             window: 1s
             on_error: fail_closed   # a Redis failure shows up as a 429, not as a fast local allow
         """
-            .formatted(store, storeExtra, path, LIMIT);
+            .formatted(store, storeExtra, path, key, LIMIT);
     Files.writeString(file, text, StandardCharsets.UTF_8);
     return file;
   }

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * CPU time from Linux's /proc: of a process (user + system), of this JVM's children that have
@@ -28,6 +29,43 @@ final class Cpu {
 
     double total() {
       return user + system;
+    }
+  }
+
+  /**
+   * Context switches of a process so far, summed over its live threads (the status file of each
+   * thread under /proc/PID/task): voluntary (a thread blocked: parked, waiting on a socket) and
+   * involuntary (preempted). Threads that ended meanwhile drop out, so compare runs of servers whose
+   * thread pools are warm.
+   */
+  record Switches(long voluntary, long involuntary) {
+    static Switches of(long pid) {
+      long voluntary = 0;
+      long involuntary = 0;
+      try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+        for (Path task : (Iterable<Path>) tasks::iterator) {
+          List<String> lines;
+          try {
+            lines = Files.readAllLines(task.resolve("status"), StandardCharsets.US_ASCII);
+          } catch (IOException e) {
+            continue; // the thread ended while we read
+          }
+          for (String line : lines) {
+            if (line.startsWith("voluntary_ctxt_switches:")) {
+              voluntary += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+            } else if (line.startsWith("nonvoluntary_ctxt_switches:")) {
+              involuntary += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+            }
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return new Switches(voluntary, involuntary);
+    }
+
+    Switches minus(Switches before) {
+      return new Switches(voluntary - before.voluntary, involuntary - before.involuntary);
     }
   }
 

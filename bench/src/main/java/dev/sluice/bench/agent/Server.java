@@ -34,8 +34,13 @@ final class Server implements AutoCloseable {
 
   /** The command that runs {@code variant}: the same JVM flags for all, then what differs. */
   static List<String> command(
-      Variant variant, Layout layout, Configs configs, List<String> jvmFlags, int port) {
+      Variant variant, Layout layout, Configs configs, List<String> jvmFlags, int port, String cpus) {
     List<String> command = new ArrayList<>();
+    if (cpus != null) {
+      // Pinned from its start, so the JVM sizes its pools (and Sluice its senders) to these CPUs,
+      // as in a container with a CPU limit.
+      command.addAll(List.of("taskset", "-c", cpus));
+    }
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmFlags);
     switch (variant) {
@@ -60,7 +65,8 @@ final class Server implements AutoCloseable {
 
   /**
    * Starts {@code variant} and waits (90 s at most) until GET {@code path} answers 200 with
-   * rate-limit headers exactly when the variant limits it.
+   * rate-limit headers exactly when the variant limits it; on {@code cpus} ({@code taskset -c}
+   * syntax) when not null.
    */
   static Server start(
       Variant variant,
@@ -68,11 +74,12 @@ final class Server implements AutoCloseable {
       Configs configs,
       List<String> jvmFlags,
       Path dir,
-      String path)
+      String path,
+      String cpus)
       throws IOException, InterruptedException {
     int port = freePort();
     Path log = dir.resolve(variant.id + ".log");
-    List<String> command = command(variant, layout, configs, jvmFlags, port);
+    List<String> command = command(variant, layout, configs, jvmFlags, port, cpus);
     Files.writeString(log, String.join(" ", command) + "\n\n", StandardCharsets.UTF_8);
     Process process =
         new ProcessBuilder(command)

@@ -2,6 +2,8 @@ package dev.sluice.bench.agent;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +17,7 @@ final class Wrk {
   private static final Pattern NON_2XX = Pattern.compile("Non-2xx or 3xx responses: (\\d+)");
   private static final Pattern SOCKET =
       Pattern.compile("Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)");
+  private static final Pattern WRONG = Pattern.compile("Wrong answers: (\\d+)");
 
   private final String binary;
 
@@ -52,24 +55,25 @@ final class Wrk {
       double p99,
       long non2xx,
       long socketErrors,
+      long wrongAnswers,
       double cpuSeconds,
       String output) {}
 
   /**
-   * Runs {@code wrk -tT -cC -dSs --latency url}, bounded: killed if it is not done 30 s after
-   * its duration. Its CPU time is read from this JVM's ended-children counters, so nothing else
-   * may end meanwhile.
+   * Runs {@code wrk -tT -cC -dSs --latency [-s script] url}, bounded: killed if it is not done 30 s
+   * after its duration. Its CPU time is read from this JVM's ended-children counters, so nothing
+   * else may end meanwhile. A {@code script} (or null) is one of {@link Configs}', which counts the
+   * answers that are not as expected.
    */
-  Result run(String url, int threads, int connections, int seconds)
+  Result run(String url, int threads, int connections, int seconds, Path script)
       throws IOException, InterruptedException {
-    List<String> command =
-        List.of(
-            binary,
-            "-t" + threads,
-            "-c" + connections,
-            "-d" + seconds + "s",
-            "--latency",
-            url);
+    List<String> command = new ArrayList<>(
+        List.of(binary, "-t" + threads, "-c" + connections, "-d" + seconds + "s", "--latency"));
+    if (script != null) {
+      command.add("-s");
+      command.add(script.toString());
+    }
+    command.add(url);
     double cpuBefore = Cpu.endedChildren();
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     byte[] bytes;
@@ -107,6 +111,10 @@ final class Wrk {
     }
     Matcher non2xx = NON_2XX.matcher(out);
     Matcher socket = SOCKET.matcher(out);
+    Matcher wrong = WRONG.matcher(out);
+    if (script != null && !wrong.find()) {
+      throw new IllegalStateException("no count of wrong answers in wrk's output:\n" + out);
+    }
     long socketErrors = 0;
     if (socket.find()) {
       for (int g = 1; g <= 4; g++) {
@@ -122,6 +130,7 @@ final class Wrk {
         percentile(out, "99%"),
         non2xx.find() ? Long.parseLong(non2xx.group(1)) : 0,
         socketErrors,
+        script != null ? Long.parseLong(wrong.group(1)) : 0,
         cpu,
         out);
   }

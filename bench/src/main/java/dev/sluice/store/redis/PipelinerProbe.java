@@ -2,6 +2,7 @@ package dev.sluice.store.redis;
 
 import dev.sluice.metrics.RoundTrips;
 import dev.sluice.store.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import redis.clients.jedis.JedisPooled;
 
@@ -19,7 +20,7 @@ public final class PipelinerProbe implements AutoCloseable {
   public PipelinerProbe(String host, int port, int senders, int timeoutMillis) {
     redis = new JedisPooled(host, port);
     pipeliner =
-        new Pipeliner(redis, timeoutMillis, senders, 0, new RoundTrips(Clock.SYSTEM::micros));
+        new Pipeliner(redis, timeoutMillis, senders, 1, new RoundTrips(Clock.SYSTEM::micros));
   }
 
   /** The text of the store's acquire script, as it sends it to Redis. */
@@ -27,10 +28,16 @@ public final class PipelinerProbe implements AutoCloseable {
     return Script.ACQUIRE.text();
   }
 
-  /** Runs acquire.lua through the pipeliner; the reply is four integers per key. */
+  /**
+   * Runs acquire.lua through the pipeliner's sender threads (queued for them, as the store queues
+   * refunds); the reply is four integers per key.
+   */
   public List<?> acquire(List<String> keys, List<String> args) {
+    long deadline = pipeliner.deadlineFromNow();
     return (List<?>)
-        pipeliner.run(Script.ACQUIRE, breaker, keys, args, pipeliner.deadlineFromNow());
+        pipeliner.await(
+            pipeliner.submit(Script.ACQUIRE, breaker, keys, new ArrayList<>(args), deadline),
+            deadline);
   }
 
   @Override

@@ -5,12 +5,12 @@ import redis.clients.jedis.Connection;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * A decision's budget, on the thread that sends its own call (a lane of the {@link Pipeliner}): the
+ * A decision's budget, on the thread that sends its own call (a caller leading a round trip of the {@link Pipeliner}): the
  * connections that thread borrows read with what is left of the budget, not with a whole timeout of
  * their own, and a connection borrowed once the budget is spent (the pool made it wait, or had to
  * connect anew) sends nothing. So borrowing, connecting and reading share one deadline instead of
  * taking a timeout each. A connection borrowed on any other thread reads with the configured
- * timeout, which also undoes what a lane left on it.
+ * timeout, which also undoes what a leading caller left on it.
  */
 final class Budget {
   /**

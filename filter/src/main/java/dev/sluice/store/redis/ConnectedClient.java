@@ -7,6 +7,12 @@ import redis.clients.jedis.UnifiedJedis;
 final class ConnectedClient implements AutoCloseable {
   private static final int SENDERS = senders(Runtime.getRuntime().availableProcessors());
 
+  /**
+   * Round trips of callers in flight at once: one, so that every caller arriving while it is out
+   * goes in the next, as one script run (docs/performance.md, Redis, "callers take turns").
+   */
+  private static final int TURNS = 1;
+
   final UnifiedJedis redis;
   final Pipeliner pipeliner;
 
@@ -16,15 +22,13 @@ final class ConnectedClient implements AutoCloseable {
     if (redis instanceof ClusterClient) {
       breakers.locate((ClusterClient) redis);
     }
-    this.pipeliner = new Pipeliner(redis, timeoutMillis, SENDERS, 8, roundTrips);
+    this.pipeliner = new Pipeliner(redis, timeoutMillis, SENDERS, TURNS, roundTrips);
   }
 
   /**
-   * Pipelines in flight at once, each holding one connection while it waits for its replies: two on
-   * one or two cores, one per core up to four: fewer senders fill fuller batches (fewer thread
-   * switches and reads), more keep Redis busier, and beyond four they only cost
-   * (docs/performance.md, Redis, has the figures). The pool's other connections serve handovers and
-   * heartbeats.
+   * Sender threads, for what is queued rather than waited for by a caller (refunds, a handover's
+   * charges, calls sent again by text): two on one or two cores, one per core up to four. The
+   * pool's other connections serve the callers' round trips, handovers and heartbeats.
    */
   static int senders(int cores) {
     return Math.min(4, Math.max(2, cores));

@@ -1,8 +1,10 @@
 package dev.sluice.store.redis;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.LockSupport;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /** One script call waiting in the {@link Pipeliner}, and the calls merged into it. */
@@ -29,6 +31,19 @@ final class PendingCall {
 
   /** Set once the server answered NOSCRIPT: the call goes once more, as the script's text. */
   boolean byText;
+
+  /**
+   * The caller waiting for this call in a {@link Relay}, woken when it is answered; null for a call
+   * its caller waits for only until its deadline. A caller in a relay waits until the round trip
+   * that carries its call ends, so its call is never dropped as expired.
+   */
+  volatile Thread waiter;
+
+  /** Calls that go in the same round trip as this one (a decision's shadow rules), or none. */
+  List<PendingCall> riders = Collections.emptyList();
+
+  /** Whether a leader of a {@link Relay} took this call out of its queue to send it. */
+  volatile boolean drained;
 
   /** Calls merged into this one, each of them one more request in acquire.lua's argument list. */
   private List<PendingCall> absorbed;
@@ -59,7 +74,33 @@ final class PendingCall {
 
   /** Whether every caller of this call has stopped waiting for it. */
   boolean expired(long now) {
+    return now - deadline >= 0 && !held();
+  }
+
+  /** Whether a caller in a {@link Relay} waits for this call, or one merged or bundled into it. */
+  private boolean held() {
+    return waiter != null || anyHeld(absorbed) || anyHeld(bundled);
+  }
+
+  private static boolean anyHeld(List<PendingCall> calls) {
+    if (calls != null) {
+      for (PendingCall call : calls) {
+        if (call.held()) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code now} is past the deadline its caller gave it, waited for or not. */
+  boolean overdue(long now) {
     return now - deadline >= 0;
+  }
+
+  /** When its caller's budget ends ({@link System#nanoTime}); for merged calls, the last one's. */
+  long deadline() {
+    return deadline;
   }
 
   /**
@@ -140,14 +181,14 @@ final class PendingCall {
       return;
     }
     if (absorbed == null) {
-      answer(result, reply);
+      answer(reply);
       return;
     }
     List<?> all = (List<?>) reply;
     int each = 4 * keys.size();
-    answer(result, all.subList(0, each));
+    answer(all.subList(0, each));
     for (int i = 0; i < absorbed.size(); i++) {
-      answer(absorbed.get(i).result, all.subList((i + 1) * each, (i + 2) * each));
+      absorbed.get(i).answer(all.subList((i + 1) * each, (i + 2) * each));
     }
   }
 
@@ -156,11 +197,25 @@ final class PendingCall {
    * not decide the call (-1 where allowed goes: one of its keys holds another type). Redis
    * answered, and wrote nothing of the call, so it is decided locally, and no breaker hears of it.
    */
-  private static void answer(CompletableFuture<Object> result, Object reply) {
+  private void answer(Object reply) {
     if (refused(reply)) {
-      result.completeExceptionally(refusal());
+      settle(refusal());
     } else {
       result.complete(reply);
+      wake();
+    }
+  }
+
+  /** Fails this call alone (not what it merged or bundled), and wakes its caller. */
+  private void settle(RuntimeException e) {
+    result.completeExceptionally(e);
+    wake();
+  }
+
+  private void wake() {
+    Thread caller = waiter;
+    if (caller != null) {
+      LockSupport.unpark(caller);
     }
   }
 
@@ -183,10 +238,10 @@ final class PendingCall {
       }
       return;
     }
-    result.completeExceptionally(e);
+    settle(e);
     if (absorbed != null) {
       for (PendingCall call : absorbed) {
-        call.result.completeExceptionally(e);
+        call.settle(e);
       }
     }
   }

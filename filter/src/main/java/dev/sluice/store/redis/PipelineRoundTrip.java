@@ -17,7 +17,7 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * failure, and each master's {@link Breaker} told once how it answered.
  */
 final class PipelineRoundTrip {
-  /** Marks a call a lane's budget kept from being sent. */
+  /** Marks a call a leading caller's budget kept from being sent. */
   private static final Response<Object> NOT_SENT = new Response<>(null);
 
   private PipelineRoundTrip() {}
@@ -66,7 +66,7 @@ final class PipelineRoundTrip {
                     ? pipe.eval(call.script.text(), call.keys, call.args)
                     : pipe.evalsha(call.script.sha1(), call.keys, call.args);
           } catch (
-              Budget.Expired e) { // the lane's budget ran out borrowing its master's connection
+              Budget.Expired e) { // the leader's budget ran out borrowing its master's connection
             notSent(call, again);
             response = NOT_SENT;
             unsent++;
@@ -97,7 +97,7 @@ final class PipelineRoundTrip {
         }
       }
     } catch (Budget.Expired e) {
-      // The lane's budget ran out borrowing the connection: nothing was sent, nothing learnt.
+      // The leader's budget ran out borrowing the connection: nothing was sent, nothing learnt.
       for (PendingCall call : sends) {
         notSent(call, again);
       }
@@ -123,7 +123,7 @@ final class PipelineRoundTrip {
   }
 
   /**
-   * A call a lane could not send in its own budget: it goes to the senders for the other callers it
+   * A call a leading caller could not send in its budget: it goes to the senders for the other callers it
    * carries, or fails if nobody waits for it any longer.
    */
   private static void notSent(PendingCall call, Consumer<PendingCall> again) {

@@ -16,7 +16,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.JedisCluster;
@@ -26,29 +25,29 @@ import redis.clients.jedis.exceptions.JedisException;
 /**
  * Coalesces the script calls of concurrent requests onto a few connections as pipelines: one round
  * trip then carries as many decisions as arrived meanwhile, which is what lifts throughput from one
- * round trip per request toward Redis's own ceiling. Each call is exactly as correct as if it were
- * sent alone (a script is atomic; a pipeline is just many of them on one connection).
+ * round trip per request toward Redis's own ceiling, and cuts what each decision costs this JVM's
+ * kernel (a write and a read of a socket, a thread woken) and Redis (a script run). Each call is
+ * exactly as correct as if it were sent alone (a script is atomic; a pipeline is just many of them
+ * on one connection).
  *
- * <p>Whether batching pays depends on the load, so the number of callers decides. While at most
- * {@code lanes} callers are inside, each sends its own call at once (with whatever else waits), on
- * its own thread: Redis has CPU to spare, and handing a call to a sender thread and back would cost
- * two thread switches, more than the round trip on few cores. Beyond that, callers queue their
- * calls, and a few sender threads carry them in large pipelines, which saves the CPU that many
- * small round trips would burn (docs/performance.md, Redis, compares it with a connection per
- * caller).
+ * <p>Callers send their own calls, taking turns ({@link Relay}): a caller that finds a turn free
+ * sends at once, on its own thread, everything waiting; one that finds every turn taken waits, and
+ * goes in the next round trip, led by one of the waiting callers. No call crosses to another thread
+ * and back on its way. Sender threads send only what is queued without a caller waiting on it in
+ * the relay: refunds, a handover's charges, calls sent again by text after NOSCRIPT.
  *
  * <p>Calls of {@code acquire.lua} for the same keys (one identity, the same rules) that wait in the
  * same batch become one run of the script, which decides them in order: on a hot key that is one
  * script for dozens of decisions.
  *
- * <p>A decision waits for its answers at most its budget, one deadline from its start for all its
- * calls: a caller that sends its own pipeline borrows and reads within what is left of it ({@link
- * Budget}); a queued call still waiting when its caller gave up is never sent, since it would count
- * a request already decided locally. A call sent but not answered in time fails for its caller and
- * is never sent again: it may still run and count, erring toward the limit. Each master's {@link
- * Breaker} hears how Redis answered each round trip ({@link PipelineRoundTrip}), not whether its
- * callers still waited: a pause of this JVM that outlasts the budget times out every waiting
- * caller, but it is no Redis failure.
+ * <p>A decision waits for Redis within its budget, one deadline from its start for all its calls:
+ * a round trip reads within the latest budget of the calls it carries, at least half a timeout, and
+ * a caller waits until the round trip carrying its call ends, so an answer that came while this JVM
+ * did not run the reader or the caller is still used. A queued call still waiting when its caller
+ * gave up is never sent, since it would count a request already decided locally. A call sent but
+ * not answered in time fails for its caller and is never sent again: it may still run and count,
+ * erring toward the limit. Each master's {@link Breaker} hears how Redis answered each round trip
+ * ({@link PipelineRoundTrip}), not whether its callers still waited.
  */
 final class Pipeliner implements AutoCloseable {
   private static final int MAX_BATCH = 256;
@@ -59,7 +58,6 @@ final class Pipeliner implements AutoCloseable {
   private final UnifiedJedis redis;
   private final long timeoutNanos;
   private final BlockingQueue<PendingCall> queue = new ArrayBlockingQueue<>(QUEUE);
-  private final int lanes;
 
   /**
    * Whether calls of different identities may share a script run: not on Redis Cluster, where they
@@ -67,8 +65,8 @@ final class Pipeliner implements AutoCloseable {
    */
   private final boolean bundles;
 
-  /** Callers in {@link #run} now: the load, which decides whether batching pays. */
-  private final AtomicInteger callers = new AtomicInteger();
+  /** The callers' calls, which they send themselves, taking turns. */
+  private final Relay relay;
 
   private final Thread[] senders;
 
@@ -87,17 +85,17 @@ final class Pipeliner implements AutoCloseable {
   private volatile boolean closed;
 
   /**
-   * @param senders threads that send what callers queued
-   * @param lanes up to this many callers at once send their own call; beyond, calls are queued
+   * @param senders threads that send what is queued for them ({@link #submit}, calls sent again)
+   * @param turns round trips of callers in flight at once
    * @param roundTrips hears how each round trip went
    */
-  Pipeliner(UnifiedJedis redis, long timeoutMillis, int senders, int lanes, RoundTrips roundTrips) {
+  Pipeliner(UnifiedJedis redis, long timeoutMillis, int senders, int turns, RoundTrips roundTrips) {
     this.redis = redis;
     this.roundTrips = roundTrips;
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-    this.lanes = lanes;
+    this.relay = new Relay(turns, this::lead);
     this.bundles = !(redis instanceof JedisCluster);
-    this.nodeReaders = redis instanceof JedisCluster ? nodeReaders(lanes + senders) : null;
+    this.nodeReaders = redis instanceof JedisCluster ? nodeReaders(turns + senders) : null;
     this.redirects = redis instanceof ClusterClient ? ((ClusterClient) redis).redirects() : null;
     this.senders = new Thread[senders];
     for (int i = 0; i < senders; i++) {
@@ -140,25 +138,27 @@ final class Pipeliner implements AutoCloseable {
 
   /**
    * Runs {@code call} as {@link #run(Script, Breaker, List, List, long)} does, and the calls of
-   * {@code alongside} (made with the same {@code deadline}) in the same round trip: on a lane, one
-   * pipeline carries them all; queued, they follow each other in the queue, which the senders drain
-   * in pipelines. Returns {@code call}'s reply; collect each other one with {@link #await} by the
-   * same deadline.
+   * {@code alongside} (made with the same {@code deadline}) in the same round trip, which carries
+   * them all. Returns {@code call}'s reply; collect each other one with {@link #await} by the same
+   * deadline (they are dropped unsent once it has passed: nobody waits for them any longer).
    */
   Object run(PendingCall call, List<PendingCall> alongside, long deadline) {
-    try {
-      if (callers.incrementAndGet() <= lanes) {
-        Budget.within(deadline, () -> send(call, alongside));
-      } else {
-        enqueue(call);
-        for (PendingCall other : alongside) {
-          enqueue(other);
-        }
-      }
-      return await(call.result, deadline);
-    } finally {
-      callers.decrementAndGet();
+    call.riders = alongside;
+    relay.await(call);
+    return await(call.result, deadline);
+  }
+
+  /**
+   * A caller's round trip in the {@link Relay}: {@code batch} and whatever the senders' queue holds,
+   * read within the latest budget of its calls, and at least half a timeout: a batch whose callers'
+   * budgets are spent was held up by this JVM, and Redis gets a fair time to answer it.
+   */
+  private void lead(List<PendingCall> batch) {
+    long deadline = System.nanoTime() + timeoutNanos / 2;
+    for (PendingCall call : batch) {
+      deadline = call.deadline() - deadline > 0 ? call.deadline() : deadline;
     }
+    Budget.within(deadline, () -> send(batch));
   }
 
   /**
@@ -203,7 +203,7 @@ final class Pipeliner implements AutoCloseable {
   }
 
   /**
-   * A sender thread: sends what callers queued when every lane was taken. It outlives any failure:
+   * A sender thread: sends what is queued for the senders. It outlives any failure:
    * without it, queued calls would wait out their budgets for nothing.
    */
   private void sendQueued() {
@@ -216,7 +216,9 @@ final class Pipeliner implements AutoCloseable {
       }
       try {
         if (first != null) {
-          send(first, Collections.<PendingCall>emptyList());
+          List<PendingCall> batch = new ArrayList<>(Math.min(MAX_BATCH, 1 + queue.size()));
+          batch.add(first);
+          send(batch);
         }
       } catch (Throwable t) {
         failures.log("Sluice could not send calls to Redis; they are decided locally", t);
@@ -225,17 +227,11 @@ final class Pipeliner implements AutoCloseable {
   }
 
   /**
-   * Sends {@code first}, {@code alongside} and whatever else waits as one pipeline, holding a lane;
-   * calls whose callers stopped waiting are dropped unsent.
+   * Sends {@code batch} and whatever else waits in the senders' queue as one pipeline; calls whose
+   * callers stopped waiting are dropped unsent.
    */
-  private void send(PendingCall first, List<PendingCall> alongside) {
-    List<PendingCall> batch =
-        new ArrayList<>(Math.min(MAX_BATCH, 1 + alongside.size() + queue.size()));
-    batch.add(first);
-    if (!alongside.isEmpty()) {
-      batch.addAll(alongside);
-    }
-    queue.drainTo(batch, MAX_BATCH - batch.size());
+  private void send(List<PendingCall> batch) {
+    queue.drainTo(batch, Math.max(0, MAX_BATCH - batch.size()));
     long now = System.nanoTime();
     for (Iterator<PendingCall> it = batch.iterator(); it.hasNext(); ) {
       PendingCall call = it.next();

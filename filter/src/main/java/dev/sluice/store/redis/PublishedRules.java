@@ -23,8 +23,8 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * the brace, not the prefix, so {@code SCAN MATCH <key_prefix>{*} still lists only counters.
  *
  * <p>A JVM reads {@code :current} every second, a few bytes, and the rules version recorded with
- * it, and the content only when either changed; this client has a connection of its own, never a
- * lane of the request path's pipelines.
+ * it, and the content only when either changed; this client has a connection of its own, never one
+ * of the request path's pipelines.
  */
 public final class PublishedRules implements AutoCloseable {
   /** How many versions Redis keeps; older ones are deleted as new ones are published. */

@@ -140,7 +140,7 @@ class RedisClusterStoreIT {
     /**
      * Jedis reads a pipeline that spans several masters with worker threads; unless given its own
      * executor, it starts a thread pool for every such pipeline. Under load (more callers than the
-     * store's lanes, so calls of every master share pipelines) that would be threads by the hundred
+     * store's turn, so calls of every master share pipelines) that would be threads by the hundred
      * a second; the store's readers are reused instead.
      */
     @Test
