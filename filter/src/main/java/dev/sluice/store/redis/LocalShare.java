@@ -116,7 +116,7 @@ final class LocalShare {
     if (permit.counters().algorithm() == Algorithm.TOKEN_BUCKET) {
       return share;
     }
-    long left = answers.remaining(key);
+    long left = answers.remaining(key, clock.micros() / share.windowMicros());
     if (left == LastAnswers.UNKNOWN) {
       return share;
     }

@@ -86,10 +86,9 @@ public final class RedisStore implements Store {
     this.denials = new LocalDenials(clock);
     this.fleet = new Fleet(prefix, fleetSize, fleetMin);
     LocalLedger ledger = new LocalLedger(clock);
-    this.answers = new LastAnswers(clock);
+    this.answers = new LastAnswers();
     this.share =
-        new LocalShare(
-            new MemoryStore(clock, maxLocalKeys, 1_000), fleet, ledger, answers, clock);
+        new LocalShare(new MemoryStore(clock, maxLocalKeys, 1_000), fleet, ledger, answers, clock);
     this.roundTrips = new RoundTrips(clock::micros);
     this.maintenance =
         new Maintenance(
@@ -212,7 +211,7 @@ public final class RedisStore implements Store {
         refund(current, calls.subList(0, done));
         return;
       }
-      answers.allowed(call.permits, call.keys);
+      answers.allowed(call);
     }
   }
 

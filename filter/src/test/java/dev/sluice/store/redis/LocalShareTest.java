@@ -22,7 +22,7 @@ class LocalShareTest {
 
   private final ManualClock clock = new ManualClock(10 * MINUTE);
   private final LocalLedger ledger = new LocalLedger(clock);
-  private final LastAnswers answers = new LastAnswers(clock);
+  private final LastAnswers answers = new LastAnswers();
   private final LocalShare share = ofFleet(2);
   private final RedisCounters open = counters("open", Algorithm.FIXED_WINDOW);
   private final RedisCounters closed = counters("closed", Algorithm.TOKEN_BUCKET);
@@ -142,11 +142,15 @@ class LocalShareTest {
             bucket.key("p", RedisKey.hash("key=k")) + " t 3");
   }
 
-  /** Redis allowed a request of {@code rule} for ip=1 and said what was left of its window. */
-  private void redisAnswered(RedisCounters rule, long remaining, long resetMicros) {
+  /**
+   * Redis allowed a request of {@code rule} for ip=1 in the window in force and said what was left
+   * of it.
+   */
+  private void redisAnswered(RedisCounters rule, long remaining) {
     Permit answered = new Permit(rule, "ip=1", HUNDRED, 1, OnError.FAIL_OPEN);
-    answered.verdict().set(true, remaining, resetMicros, 0);
-    answers.allowed(List.of(answered), List.of(rule.key("p", RedisKey.hash("ip=1"))));
+    IdentityCall call = IdentityCall.alone(answered, rule.key("p", RedisKey.hash("ip=1")));
+    call.fill(List.of(1L, remaining, MINUTE, clock.micros() / MINUTE));
+    answers.allowed(call);
   }
 
   private int admitted(RedisCounters rule, int requests) {
@@ -164,29 +168,29 @@ class LocalShareTest {
   @Test
   void theWindowRedisFailedInIsSharedFromWhatItsLastAnswerLeft() {
     clock.advance(20 * ManualClock.SECOND);
-    redisAnswered(open, 30, 40 * ManualClock.SECOND);
+    redisAnswered(open, 30);
 
     assertThat(admitted(open, 60)).isEqualTo(15);
     clock.advance(40 * ManualClock.SECOND - 1);
     assertThat(admitted(open, 1)).isZero();
     clock.advance(1);
     assertThat(admitted(open, 60)).isEqualTo(50);
-    assertThat(ledger.due().get(0).cost).as("what was admitted in the minute in force").isEqualTo(50);
+    assertThat(ledger.due().get(0).cost)
+        .as("what was admitted in the minute in force")
+        .isEqualTo(50);
   }
 
-  /**
-   * A sliding window's reset reaches to the end of the next window; its last answer holds until the
-   * end of the current one.
-   */
+  /** A sliding window's last answer holds until the end of its window too. */
   @Test
   void aSlidingWindowsLastAnswerHoldsUntilItsWindowEnds() {
     RedisCounters sliding = counters("sliding", Algorithm.SLIDING_WINDOW);
     clock.advance(20 * ManualClock.SECOND);
-    redisAnswered(sliding, 10, 100 * ManualClock.SECOND);
+    redisAnswered(sliding, 10);
 
     assertThat(admitted(sliding, 10)).isEqualTo(5);
     clock.advance(40 * ManualClock.SECOND);
-    assertThat(admitted(sliding, 1)).as("a whole share again, less the previous minute's weight")
+    assertThat(admitted(sliding, 1))
+        .as("a whole share again, less the previous minute's weight")
         .isOne();
   }
 
@@ -194,7 +198,7 @@ class LocalShareTest {
   @Test
   void aRemainingBelowTheFleetSizeLeavesNothingToAdmitUntilTheWindowEnds() {
     clock.advance(45 * ManualClock.SECOND);
-    redisAnswered(open, 1, 15 * ManualClock.SECOND);
+    redisAnswered(open, 1);
 
     Permit denied = new Permit(open, "ip=1", HUNDRED, 1, OnError.FAIL_OPEN);
     assertThat(take(denied)).isFalse();
@@ -208,7 +212,7 @@ class LocalShareTest {
   /** A bucket has no window to resume: its local share keeps its rate and burst. */
   @Test
   void aBucketsShareIsWholeWhateverRedisLastSaid() {
-    redisAnswered(closed, 0, MINUTE);
+    redisAnswered(closed, 0);
 
     assertThat(admitted(closed, 60)).isEqualTo(50);
   }

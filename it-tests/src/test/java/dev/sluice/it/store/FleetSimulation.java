@@ -721,8 +721,8 @@ public final class FleetSimulation {
         Row killed = rows.get(Phase.FAILOVER_KILLED);
         out.printf(
             Locale.ROOT,
-            "%nThe killed master's identities during the failover: %,d of %,d requests admitted over"
-                + " the limit (%.2f %%); by window from the kill's: %s%n",
+            "%nThe killed master's identities during the failover: %,d of %,d requests admitted"
+                + " over the limit (%.2f %%); by window from the kill's: %s%n",
             killed.excess,
             killed.requests,
             killed.falseAllowPercent(),

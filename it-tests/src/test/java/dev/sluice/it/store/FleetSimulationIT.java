@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  *       admitted locally) × share, which with limit = fleet size × share is two limits.
  *   <li>The seed's degradation SLO: of the killed master's identities' requests from the kill to
  *       the handover, fewer than 1 % are admitted over the limit ({@code LastAnswers}: the window
- *       the master died in is shared from what Redis had left; a promoted replica is probed at once).
+ *       the master died in is shared from what Redis had left; a promoted replica is probed at
+ *       once).
  *   <li>No false denial once Redis answers again: after the handover no window admits less than
  *       min(requests, limit).
  * </ul>
@@ -80,8 +81,7 @@ class FleetSimulationIT {
     assertThat(killed.falseAllowPercent())
         .as(
             "%% of the killed master's identities' requests admitted over the limit (%d of %d)",
-            killed.excess,
-            killed.requests)
+            killed.excess, killed.requests)
         .isLessThan(1.0);
 
     Row others = report.row(Phase.FAILOVER_OTHERS);
