@@ -125,9 +125,19 @@ final class Breaker {
     }
   }
 
-  /** A replica promoted in a failover serves this shard now: the log names it from now on. */
+  /**
+   * A replica promoted in a failover serves this shard now: the log names it from now on, and,
+   * open, the next request probes it at once with the first pause. The pause grew on probes sent to
+   * the master that died; waiting it out (up to {@value #MAX_PAUSE_MILLIS} ms) would keep this JVM
+   * on its local share for seconds after the rest of the fleet is back on Redis, each of its local
+   * admissions on top of what Redis admits in that window.
+   */
   void servedBy(String target) {
     this.target = target;
+    if (open) {
+      pauseMillis = FIRST_PAUSE_MILLIS;
+      openUntilMicros = clock.micros();
+    }
   }
 
   /**

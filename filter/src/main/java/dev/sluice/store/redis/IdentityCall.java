@@ -156,6 +156,14 @@ final class IdentityCall {
     fill(reply);
   }
 
+  /**
+   * What acquire.lua took for permit {@code i}, allowed: the window index it counted in (fixed and
+   * sliding windows) or the TAT it left (bucket).
+   */
+  long take(int i) {
+    return (Long) reply.get(4 * i + 3);
+  }
+
   boolean allowed() {
     for (Permit p : permits) {
       if (!p.verdict().allowed()) {

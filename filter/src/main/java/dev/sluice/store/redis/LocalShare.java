@@ -2,6 +2,7 @@ package dev.sluice.store.redis;
 
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
+import dev.sluice.store.Clock;
 import dev.sluice.store.Counters;
 import dev.sluice.store.MemoryStore;
 import dev.sluice.store.OnError;
@@ -17,6 +18,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * limit instead of letting everything through; a fail_closed rule denies with a retry of one
  * second. Like every decision, all or nothing: one fail_closed rule denies the request. What it
  * admits is remembered in a {@link LocalLedger}, to be handed over to Redis when it answers again.
+ *
+ * <p>In the window in which Redis stopped answering, Redis had already counted part of the limit:
+ * starting every JVM's share from nothing would let the fleet admit that part a second time. So
+ * where this JVM's last answer for a key ({@link LastAnswers}) still speaks of the window in force,
+ * its share of that window is at most the remaining that answer gave, divided by the fleet size
+ * (rounded down: none if less than the request's cost); a key Redis denied is denied until its
+ * retry-after already ({@link LocalDenials}). From the next window on, the share is whole again.
  */
 final class LocalShare {
   private static final long ONE_SECOND = 1_000_000;
@@ -24,14 +32,18 @@ final class LocalShare {
   private final MemoryStore store;
   private final Fleet fleet;
   private final LocalLedger ledger;
+  private final LastAnswers answers;
+  private final Clock clock;
 
   /** Share quotas per rule quota, for the fleet size they were made for. */
   private volatile Shares shares = new Shares(0);
 
-  LocalShare(MemoryStore store, Fleet fleet, LocalLedger ledger) {
+  LocalShare(MemoryStore store, Fleet fleet, LocalLedger ledger, LastAnswers answers, Clock clock) {
     this.store = store;
     this.fleet = fleet;
     this.ledger = ledger;
+    this.answers = answers;
+    this.clock = clock;
   }
 
   Counters counters(String ruleId, Algorithm algorithm, long windowMicros) {
@@ -49,17 +61,21 @@ final class LocalShare {
   void acquire(List<Permit> permits, List<String> keys) {
     for (Permit permit : permits) {
       if (permit.onError() == OnError.FAIL_CLOSED) {
-        for (Permit each : permits) {
-          each.verdict().set(false, 0, ONE_SECOND, ONE_SECOND);
-          each.markDecidedLocally();
-        }
+        denyAll(permits, ONE_SECOND);
         return;
       }
     }
     List<Permit> local = new ArrayList<>(permits.size());
-    for (Permit permit : permits) {
+    for (int i = 0; i < permits.size(); i++) {
+      Permit permit = permits.get(i);
+      Quota share = shareNow(permit, keys.get(i));
+      if (share == null) {
+        long window = permit.quota().windowMicros();
+        denyAll(permits, window - clock.micros() % window);
+        return;
+      }
       Counters counters = ((RedisCounters) permit.counters()).local;
-      local.add(new Permit(counters, permit.identity(), share(permit), permit.cost()));
+      local.add(new Permit(counters, permit.identity(), share, permit.cost()));
     }
     store.acquire(local);
     for (int i = 0; i < permits.size(); i++) {
@@ -73,6 +89,14 @@ final class LocalShare {
     }
   }
 
+  /** Denies the whole request, nothing taken, with a retry after {@code retryMicros}. */
+  private static void denyAll(List<Permit> permits, long retryMicros) {
+    for (Permit each : permits) {
+      each.verdict().set(false, 0, retryMicros, retryMicros);
+      each.markDecidedLocally();
+    }
+  }
+
   private static void copy(Permit from, Permit to) {
     to.verdict()
         .set(
@@ -80,6 +104,29 @@ final class LocalShare {
             from.verdict().remaining(),
             from.verdict().resetMicros(),
             from.verdict().retryAfterMicros());
+  }
+
+  /**
+   * This JVM's share of the permit's quota now: in the window of the last answer Redis gave for
+   * {@code key}, no more than what that answer left ÷ fleet size, and null when that is less than
+   * the request's cost.
+   */
+  private Quota shareNow(Permit permit, String key) {
+    Quota share = share(permit);
+    if (permit.counters().algorithm() == Algorithm.TOKEN_BUCKET) {
+      return share;
+    }
+    long left = answers.remaining(key, clock.micros() / share.windowMicros());
+    if (left == LastAnswers.UNKNOWN) {
+      return share;
+    }
+    long allowance = left / fleet.size();
+    if (allowance < permit.cost()) {
+      return null;
+    }
+    return allowance >= share.limit()
+        ? share
+        : Quota.of(allowance, share.windowMicros(), Math.min(share.burst(), allowance));
   }
 
   /**

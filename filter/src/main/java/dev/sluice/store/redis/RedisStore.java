@@ -43,6 +43,7 @@ public final class RedisStore implements Store {
   final ShardBreakers breakers;
   final LocalDenials denials;
   final LocalShare share;
+  private final LastAnswers answers;
   private final Fleet fleet;
   private final RoundTrips roundTrips;
   private final Maintenance maintenance;
@@ -85,7 +86,9 @@ public final class RedisStore implements Store {
     this.denials = new LocalDenials(clock);
     this.fleet = new Fleet(prefix, fleetSize, fleetMin);
     LocalLedger ledger = new LocalLedger(clock);
-    this.share = new LocalShare(new MemoryStore(clock, maxLocalKeys, 1_000), fleet, ledger);
+    this.answers = new LastAnswers();
+    this.share =
+        new LocalShare(new MemoryStore(clock, maxLocalKeys, 1_000), fleet, ledger, answers, clock);
     this.roundTrips = new RoundTrips(clock::micros);
     this.maintenance =
         new Maintenance(
@@ -208,6 +211,7 @@ public final class RedisStore implements Store {
         refund(current, calls.subList(0, done));
         return;
       }
+      answers.allowed(call);
     }
   }
 

@@ -22,14 +22,19 @@ class LocalShareTest {
 
   private final ManualClock clock = new ManualClock(10 * MINUTE);
   private final LocalLedger ledger = new LocalLedger(clock);
-  private final LocalShare share =
-      new LocalShare(new MemoryStore(clock, 1_000, 0), new Fleet("p", 2, 1), ledger);
+  private final LastAnswers answers = new LastAnswers();
+  private final LocalShare share = ofFleet(2);
   private final RedisCounters open = counters("open", Algorithm.FIXED_WINDOW);
   private final RedisCounters closed = counters("closed", Algorithm.TOKEN_BUCKET);
 
   @AfterEach
   void close() {
     share.close();
+  }
+
+  private LocalShare ofFleet(int size) {
+    return new LocalShare(
+        new MemoryStore(clock, 1_000, 0), new Fleet("p", size, 1), ledger, answers, clock);
   }
 
   private RedisCounters counters(String rule, Algorithm algorithm) {
@@ -98,8 +103,7 @@ class LocalShareTest {
    */
   @Test
   void aShareSmallerThanTheCostAdmitsOneRequestOfIt() {
-    LocalShare ofTwenty =
-        new LocalShare(new MemoryStore(clock, 1_000, 0), new Fleet("p", 20, 1), ledger);
+    LocalShare ofTwenty = ofFleet(20);
     RedisCounters window =
         new RedisCounters(ofTwenty.counters("w", Algorithm.SLIDING_WINDOW, MINUTE));
     RedisCounters bucket =
@@ -136,5 +140,80 @@ class LocalShareTest {
         .containsExactlyInAnyOrder(
             open.key("p", RedisKey.hash("ip=1")) + " f 3",
             bucket.key("p", RedisKey.hash("key=k")) + " t 3");
+  }
+
+  /**
+   * Redis allowed a request of {@code rule} for ip=1 in the window in force and said what was left
+   * of it.
+   */
+  private void redisAnswered(RedisCounters rule, long remaining) {
+    Permit answered = new Permit(rule, "ip=1", HUNDRED, 1, OnError.FAIL_OPEN);
+    IdentityCall call = IdentityCall.alone(answered, rule.key("p", RedisKey.hash("ip=1")));
+    call.fill(List.of(1L, remaining, MINUTE, clock.micros() / MINUTE));
+    answers.allowed(call);
+  }
+
+  private int admitted(RedisCounters rule, int requests) {
+    int admitted = 0;
+    for (int i = 0; i < requests; i++) {
+      admitted += take(new Permit(rule, "ip=1", HUNDRED, 1, OnError.FAIL_OPEN)) ? 1 : 0;
+    }
+    return admitted;
+  }
+
+  /**
+   * Redis had counted 70 of the 100 when it stopped answering, 20 s into the minute: for the rest
+   * of that minute this JVM admits 30 ÷ 2, not its whole share of 50; from the next minute on, 50.
+   */
+  @Test
+  void theWindowRedisFailedInIsSharedFromWhatItsLastAnswerLeft() {
+    clock.advance(20 * ManualClock.SECOND);
+    redisAnswered(open, 30);
+
+    assertThat(admitted(open, 60)).isEqualTo(15);
+    clock.advance(40 * ManualClock.SECOND - 1);
+    assertThat(admitted(open, 1)).isZero();
+    clock.advance(1);
+    assertThat(admitted(open, 60)).isEqualTo(50);
+    assertThat(ledger.due().get(0).cost)
+        .as("what was admitted in the minute in force")
+        .isEqualTo(50);
+  }
+
+  /** A sliding window's last answer holds until the end of its window too. */
+  @Test
+  void aSlidingWindowsLastAnswerHoldsUntilItsWindowEnds() {
+    RedisCounters sliding = counters("sliding", Algorithm.SLIDING_WINDOW);
+    clock.advance(20 * ManualClock.SECOND);
+    redisAnswered(sliding, 10);
+
+    assertThat(admitted(sliding, 10)).isEqualTo(5);
+    clock.advance(40 * ManualClock.SECOND);
+    assertThat(admitted(sliding, 1))
+        .as("a whole share again, less the previous minute's weight")
+        .isOne();
+  }
+
+  /** Less than one request per JVM left: none locally, and the retry says when the window ends. */
+  @Test
+  void aRemainingBelowTheFleetSizeLeavesNothingToAdmitUntilTheWindowEnds() {
+    clock.advance(45 * ManualClock.SECOND);
+    redisAnswered(open, 1);
+
+    Permit denied = new Permit(open, "ip=1", HUNDRED, 1, OnError.FAIL_OPEN);
+    assertThat(take(denied)).isFalse();
+    assertThat(denied.decidedLocally()).isTrue();
+    assertThat(denied.verdict().retryAfterMicros()).isEqualTo(15 * ManualClock.SECOND);
+    assertThat(ledger.owes()).isFalse();
+    clock.advance(15 * ManualClock.SECOND);
+    assertThat(admitted(open, 60)).isEqualTo(50);
+  }
+
+  /** A bucket has no window to resume: its local share keeps its rate and burst. */
+  @Test
+  void aBucketsShareIsWholeWhateverRedisLastSaid() {
+    redisAnswered(closed, 0);
+
+    assertThat(admitted(closed, 60)).isEqualTo(50);
   }
 }

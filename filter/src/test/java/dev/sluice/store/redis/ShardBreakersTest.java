@@ -54,7 +54,34 @@ class ShardBreakersTest {
     assertThat(breakers.of("1a"))
         .as("what was admitted locally for these slots must still be handed over first")
         .isSameAs(failed);
-    assertThat(breakers.of("1a").pass()).isEqualTo(Breaker.Pass.LOCAL);
+    assertThat(failed.isOpen()).isTrue();
+  }
+
+  /**
+   * The probes sent to the dead master made the pause grow; the promoted replica is probed by the
+   * next request instead (with the handover first), and a failed probe of it waits the first pause
+   * doubled, not the dead master's.
+   */
+  @Test
+  void aPromotedReplicaIsProbedAtOnceNotAfterThePauseTheDeadMasterEarned() {
+    breakers.locate(slots);
+    Breaker failed = breakers.of("1a");
+    failed.failed(new RuntimeException("down"), Breaker.FAILURES_TO_OPEN);
+    for (int i = 0; i < 5; i++) {
+      clock.advance(Breaker.MAX_PAUSE_MILLIS * 1000);
+      assertThat(failed.pass()).isEqualTo(Breaker.Pass.PROBE);
+      failed.probeFailed();
+    }
+    assertThat(failed.pass()).isEqualTo(Breaker.Pass.LOCAL);
+
+    slots.serve(1, PROMOTED);
+
+    assertThat(breakers.of("1a").pass()).isEqualTo(Breaker.Pass.PROBE);
+    failed.probeFailed();
+    clock.advance(2 * Breaker.FIRST_PAUSE_MILLIS * 1000 - 1);
+    assertThat(failed.pass()).isEqualTo(Breaker.Pass.LOCAL);
+    clock.advance(1);
+    assertThat(failed.pass()).isEqualTo(Breaker.Pass.PROBE);
   }
 
   @Test

@@ -47,8 +47,10 @@ class ClusterFailoverHandoverIT extends WithOwnCluster {
       RedisProcess killed = cluster.killMaster(ClusterStores.slotOf(identity));
       admitted += HandoverIT.admitted(store, counters, quota, identity, 3 * LIMIT);
       assertThat(admitted)
-          .as("while the master is down this JVM admits its share, limit / fleet")
-          .isEqualTo(BEFORE_OUTAGE + LIMIT / FLEET);
+          .as(
+              "while the master is down this JVM admits its share of what Redis had left of the"
+                  + " window, (limit - counted) / fleet")
+          .isEqualTo(BEFORE_OUTAGE + (LIMIT - BEFORE_OUTAGE) / FLEET);
       cluster.awaitFailover(killed, Duration.ofSeconds(20));
 
       // Keep asking until the promoted master holds the whole limit, or for at most 15 seconds:

@@ -527,6 +527,11 @@ public final class FleetSimulation {
     /** Windows by admitted ÷ min(requests, limit), bucketed by {@link #RATIO_BOUNDS}. */
     final long[] byRatio = new long[RATIO_BOUNDS.length + 1];
 
+    /** Requests admitted over the limit, in % of the requests. */
+    double falseAllowPercent() {
+      return requests == 0 ? 0 : 100.0 * excess / requests;
+    }
+
     double quantile(double q) {
       if (admittedOverLimit.isEmpty()) {
         return 0;
@@ -552,6 +557,9 @@ public final class FleetSimulation {
     long lastLocalWindow = Long.MIN_VALUE;
 
     long killWindow = Long.MAX_VALUE;
+
+    /** What the killed master's identities admitted over the limit, by window from the kill's. */
+    final Map<Long, Long> killedExcessByWindow = new TreeMap<>();
 
     Report(
         Plan plan,
@@ -598,9 +606,14 @@ public final class FleetSimulation {
       for (Map.Entry<Long, long[]> e : tallies.entrySet()) {
         int identity = (int) (e.getKey() >>> 40);
         long w = e.getKey() & ((1L << 40) - 1);
-        rows.get(phaseOf(identity, w, portOf)).add(e.getValue(), plan.limit, share);
+        Phase phase = phaseOf(identity, w, portOf);
+        long[] t = e.getValue();
+        rows.get(phase).add(t, plan.limit, share);
+        if (phase == Phase.FAILOVER_KILLED) {
+          long excess = Math.max(0, t[ADMITTED_REDIS] + t[ADMITTED_LOCAL] - plan.limit);
+          killedExcessByWindow.merge(w - killWindow, excess, Long::sum);
+        }
         if (identity == hottestKilled && w >= killWindow - 2 && w <= lastLocalWindow + 3) {
-          long[] t = e.getValue();
           hottestTimeline.add(
               String.format(
                   Locale.ROOT,
@@ -703,6 +716,19 @@ public final class FleetSimulation {
             r.maxRedisAdmitted,
             r.maxLocalPerInstance,
             r.overBound);
+      }
+      if (outage != null) {
+        Row killed = rows.get(Phase.FAILOVER_KILLED);
+        out.printf(
+            Locale.ROOT,
+            "%nThe killed master's identities during the failover: %,d of %,d requests admitted"
+                + " over the limit (%.2f %%); by window from the kill's: %s%n",
+            killed.excess,
+            killed.requests,
+            killed.falseAllowPercent(),
+            killedExcessByWindow.entrySet().stream()
+                .map(e -> String.format(Locale.ROOT, "%+d: %d", e.getKey(), e.getValue()))
+                .collect(Collectors.joining(", ")));
       }
       out.println();
       out.println(
