@@ -143,6 +143,12 @@ abstract class ServerRun {
         }
       } catch (ConnectException e) {
         // Not listening yet.
+      } catch (IOException e) {
+        // Something else answered on the port (another process took it after the check): the
+        // server cannot bind there, and the deadline says so with its output.
+        if (!process.isAlive()) {
+          throw new IllegalStateException("the server exited; its output:\n" + output, e);
+        }
       }
       Thread.sleep(10);
     }
