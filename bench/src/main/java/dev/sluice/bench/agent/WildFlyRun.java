@@ -102,7 +102,9 @@ final class WildFlyRun extends ServerRun {
   /** An offset that puts all of {@link #PORTS} on free ports of 127.0.0.1 (free when checked). */
   private static int freeOffset() throws IOException {
     for (int attempt = 0; attempt < 50; attempt++) {
-      int candidate = ThreadLocalRandom.current().nextInt(1_000, 50_000);
+      // Below Linux's ephemeral ports (32768 on): there a client socket may take one after the
+      // check, as happened on a busy machine (WildFly then boots "with errors", without HTTP).
+      int candidate = ThreadLocalRandom.current().nextInt(1_000, 32_768 - 9993);
       boolean allFree = true;
       for (int port : PORTS) {
         allFree &= free(port + candidate);
