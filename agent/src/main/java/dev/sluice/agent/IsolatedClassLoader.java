@@ -14,7 +14,7 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 
 /**
- * Loads the agent's engine and libraries (Sluice's core, SnakeYAML, Jedis, Byte Buddy, SLF4J) from
+ * Loads the agent's engine and libraries (Sluice's core, SnakeYAML, Jedis, ASM, SLF4J) from
  * {@code inst/} inside the agent jar, where class files end in {@code .classdata}: no other class
  * loader, and no class path scanner, can find them, so they can never clash with an application's
  * own copies. Its parent is the platform loader ({@link #jdkLoaderAbove}): the agent sees the JDK

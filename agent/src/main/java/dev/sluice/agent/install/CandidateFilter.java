@@ -1,51 +1,20 @@
 package dev.sluice.agent.install;
 
-import java.lang.instrument.IllegalClassFormatException;
 import java.nio.charset.StandardCharsets;
-import java.security.ProtectionDomain;
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 
 /**
- * Keeps Byte Buddy away from classes that cannot be an entry into the servlet layer, before it
+ * Keeps the agent away from classes that cannot be an entry into the servlet layer, before it
  * parses them. A class that declares {@code doFilter} or {@code service} taking a servlet request
  * and response holds that method's descriptor, {@code (L..ServletRequest;L..ServletResponse;)V},
  * in its constant pool; a scan of the raw bytes for its tail finds it in microseconds, while
- * Byte Buddy would first build a description of every class a container loads (a JSP compile loads
- * thousands). Classes that merely call such a method pass too, and Byte Buddy's own matchers
- * decide.
+ * parsing would first read every class a container loads (a JSP compile loads thousands). Classes
+ * that merely call such a method pass too, and {@link ServletEntryTypes} decides.
  */
-final class CandidateFilter extends ResettableClassFileTransformer.WithDelegation {
+final class CandidateFilter {
   private static final byte[] DESCRIPTOR_TAIL =
       "/ServletResponse;)V".getBytes(StandardCharsets.US_ASCII);
 
-  private CandidateFilter(ResettableClassFileTransformer transformer) {
-    super(transformer);
-  }
-
-  static AgentBuilder.TransformerDecorator decorator() {
-    return new AgentBuilder.TransformerDecorator() {
-      @Override
-      public ResettableClassFileTransformer decorate(ResettableClassFileTransformer transformer) {
-        return new CandidateFilter(transformer);
-      }
-    };
-  }
-
-  @Override
-  public byte[] transform(
-      ClassLoader loader,
-      String name,
-      Class<?> classBeingRedefined,
-      ProtectionDomain protectionDomain,
-      byte[] classFile)
-      throws IllegalClassFormatException {
-    if (loader == null || !isCandidate(classFile)) {
-      return null;
-    }
-    return classFileTransformer.transform(
-        loader, name, classBeingRedefined, protectionDomain, classFile);
-  }
+  private CandidateFilter() {}
 
   /** True if {@code classFile} names the descriptor of an entry method anywhere. */
   static boolean isCandidate(byte[] classFile) {

@@ -23,13 +23,6 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class Installer {
   private Installer() {}
 
-  /**
-   * Byte Buddy's safe mode, under its relocated name: it then never reaches for {@code
-   * sun.misc.Unsafe}, which the agent does not need (its advice is inlined, nothing is injected)
-   * and which Java 24 and later warn about on the application's console.
-   */
-  static final String BYTE_BUDDY_SAFE_MODE = "dev.sluice.internal.bytebuddy.safe";
-
   private static final Runnable NOTHING =
       new Runnable() {
         @Override
@@ -57,9 +50,6 @@ public final class Installer {
   public static synchronized String install(
       Instrumentation instrumentation, String argument, boolean premain) {
     long start = System.nanoTime();
-    if (System.getProperty(BYTE_BUDDY_SAFE_MODE) == null) {
-      System.setProperty(BYTE_BUDDY_SAFE_MODE, "true");
-    }
     String jboss = JBossModules.exposeBridge(premain);
     if (jboss != null) {
       AgentLog.warning(jboss);
@@ -93,9 +83,9 @@ public final class Installer {
     gate = next;
     String instrumented = "";
     if (premain) {
-      ServletInstrumentation.installDeferred(
+      ServletInstrumentation.installAtStart(
           instrumentation,
-          new DeferredTransformer.LoggingWatch() {
+          new PremainTransformer.LoggingWatch() {
             @Override
             public void setUp() {
               next.begin();
@@ -180,7 +170,7 @@ public final class Installer {
    * cannot see that happen, and the log manager is chosen anyway.
    */
   private static boolean loggingSetUp(Instrumentation instrumentation) {
-    String name = DeferredTransformer.ROOT_LOGGER.replace('/', '.');
+    String name = PremainTransformer.ROOT_LOGGER.replace('/', '.');
     for (Class<?> loaded : instrumentation.getAllLoadedClasses()) {
       if (loaded.getClassLoader() == null && loaded.getName().equals(name)) {
         return true;

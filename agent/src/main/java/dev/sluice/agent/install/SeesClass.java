@@ -3,14 +3,13 @@ package dev.sluice.agent.install;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
-import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * Matches class loaders that can see a class, by its class file as a resource: a loader that cannot
  * see the servlet API loads nothing worth a hierarchy lookup. Remembered per loader, weakly, so an
  * undeployed web app's loader is not held.
  */
-final class SeesClass extends ElementMatcher.Junction.AbstractBase<ClassLoader> {
+final class SeesClass {
   private final String resource;
   private final Map<ClassLoader, Boolean> seen =
       Collections.synchronizedMap(new WeakHashMap<ClassLoader, Boolean>());
@@ -19,8 +18,7 @@ final class SeesClass extends ElementMatcher.Junction.AbstractBase<ClassLoader> 
     this.resource = className.replace('.', '/') + ".class";
   }
 
-  @Override
-  public boolean matches(ClassLoader loader) {
+  boolean matches(ClassLoader loader) {
     if (loader == null) {
       return false; // the boot loader holds no servlet API
     }

@@ -1,25 +1,24 @@
 package dev.sluice.agent.install;
 
-import java.security.ProtectionDomain;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.WeakHashMap;
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.description.type.TypeDefinition;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.utility.JavaModule;
+import org.objectweb.asm.ClassReader;
 
 /**
  * Matches classes that implement {@code FilterChain} or {@code Servlet} of one namespace, anywhere
  * up their hierarchy, in class loaders that can see that namespace at all and the agent's bridge
- * too ({@link BridgeCheck}). Byte Buddy's {@code hasSuperType} walks and parses the whole
- * hierarchy of every class a container loads, again for each class (a Tomcat loads thousands that
- * share the same few bases); this remembers each type name's answer per class loader, so every
- * class file is read at most once per loader. The answers are names and booleans only: nothing
- * here holds a class loader or its classes, and the map forgets a loader once it is collected.
+ * too ({@link BridgeCheck}). The super types are read from their class files, as the loader finds
+ * them (nothing is loaded); a Tomcat loads thousands of classes that share the same few bases, so
+ * each type name's answer is remembered per class loader, and every class file is read at most
+ * once per loader. The answers are names and booleans only: nothing here holds a class loader or
+ * its classes, and the map forgets a loader once it is collected.
  */
-final class ServletEntryTypes implements AgentBuilder.RawMatcher {
+final class ServletEntryTypes {
+  private final String namespace;
   private final String filterChain;
   private final String servlet;
   private final SeesClass seesNamespace;
@@ -27,24 +26,31 @@ final class ServletEntryTypes implements AgentBuilder.RawMatcher {
   private final Map<ClassLoader, Map<String, Boolean>> answers =
       new WeakHashMap<ClassLoader, Map<String, Boolean>>();
 
+  /** For {@code namespace} in internal form: "javax/servlet". */
   ServletEntryTypes(String namespace, BridgeCheck bridge) {
-    this.filterChain = namespace + ".FilterChain";
-    this.servlet = namespace + ".Servlet";
+    this.namespace = namespace;
+    this.filterChain = namespace + "/FilterChain";
+    this.servlet = namespace + "/Servlet";
     this.seesNamespace = new SeesClass(servlet);
     this.bridge = bridge;
   }
 
-  @Override
-  public boolean matches(
-      TypeDescription type,
-      ClassLoader loader,
-      JavaModule module,
-      Class<?> classBeingRedefined,
-      ProtectionDomain protectionDomain) {
-    return seesNamespace.matches(loader)
-        && !type.isInterface()
-        && implementsEntry(type, answersOf(loader))
-        && bridge.reachableFrom(loader, type.getName());
+  String namespace() {
+    return namespace;
+  }
+
+  /**
+   * True if the class {@code name} (internal form) of {@code loader}, a class and no interface,
+   * with these super types, implements an entry of this namespace and may be advised.
+   */
+  boolean matches(ClassLoader loader, String name, String superName, String[] interfaces) {
+    if (!seesNamespace.matches(loader)) {
+      return false;
+    }
+    Map<String, Boolean> known = answersOf(loader);
+    boolean entry = superTypesImplementEntry(loader, superName, interfaces, known);
+    known.put(name, entry);
+    return entry && bridge.reachableFrom(loader, name.replace('/', '.'));
   }
 
   private Map<String, Boolean> answersOf(ClassLoader loader) {
@@ -58,39 +64,53 @@ final class ServletEntryTypes implements AgentBuilder.RawMatcher {
     }
   }
 
-  private boolean implementsEntry(TypeDefinition type, Map<String, Boolean> known) {
-    String name = type.getTypeName();
+  private boolean implementsEntry(ClassLoader loader, String name, Map<String, Boolean> known) {
     if (name.equals(filterChain) || name.equals(servlet)) {
       return true;
+    }
+    if (name.startsWith("java/")) {
+      return false; // the JDK's types implement no servlet API
     }
     Boolean answer = known.get(name);
     if (answer != null) {
       return answer;
     }
-    boolean result;
-    try {
-      result = superTypesImplementEntry(type, known);
-    } catch (RuntimeException unreadable) {
-      // A super type with no class file to read: another agent's helper injected straight into
-      // the class loader, or a class generated at run time. Neither is a container's entry.
-      result = false;
-    }
+    ClassReader type = classFile(loader, name);
+    // No class file to read: another agent's helper injected straight into the class loader, or
+    // a class generated at run time. Neither is a container's entry.
+    boolean result =
+        type != null
+            && superTypesImplementEntry(loader, type.getSuperName(), type.getInterfaces(), known);
     known.put(name, result);
     return result;
   }
 
-  private boolean superTypesImplementEntry(TypeDefinition type, Map<String, Boolean> known) {
-    TypeDefinition superClass = type.getSuperClass();
-    if (superClass != null
-        && !"java.lang.Object".equals(superClass.getTypeName())
-        && implementsEntry(superClass.asErasure(), known)) {
+  private boolean superTypesImplementEntry(
+      ClassLoader loader, String superName, String[] interfaces, Map<String, Boolean> known) {
+    if (superName != null && implementsEntry(loader, superName, known)) {
       return true;
     }
-    for (TypeDefinition face : type.getInterfaces().asErasures()) {
-      if (implementsEntry(face, known)) {
+    for (String face : interfaces) {
+      if (implementsEntry(loader, face, known)) {
         return true;
       }
     }
     return false;
+  }
+
+  private static ClassReader classFile(ClassLoader loader, String name) {
+    InputStream in = loader.getResourceAsStream(name + ".class");
+    if (in == null) {
+      return null;
+    }
+    try {
+      try {
+        return new ClassReader(in);
+      } finally {
+        in.close();
+      }
+    } catch (IOException | RuntimeException unreadable) {
+      return null;
+    }
   }
 }

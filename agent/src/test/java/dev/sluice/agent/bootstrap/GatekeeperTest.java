@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The bridge's per-thread depth. Gatekeeper does not catch what a gate throws: in a container the
- * advice runs with {@code suppress = Throwable.class}, so the advised method runs on and its exit
- * advice still calls {@link Gatekeeper#exit}. The tests here call enter and exit as the advice
+ * advice swallows it (ServletEntryMethod), so the advised method runs on and still calls {@link
+ * Gatekeeper#exit} on its way out. The tests here call enter and exit as the advice
  * would, exit included after a throw.
  */
 class GatekeeperTest {

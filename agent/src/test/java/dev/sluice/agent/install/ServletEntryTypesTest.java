@@ -7,15 +7,15 @@ import java.net.URL;
 import javax.servlet.FilterChain;
 import javax.servlet.ServletRequest;
 import javax.servlet.ServletResponse;
-import net.bytebuddy.description.type.TypeDescription;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 class ServletEntryTypesTest {
   private final LogCapture log = LogCapture.of(AgentLog.NAME);
-  private final ServletEntryTypes types = new ServletEntryTypes("javax.servlet", new BridgeCheck());
-  private final TypeDescription chain = TypeDescription.ForLoadedType.of(Chain.class);
+  private final ServletEntryTypes types = new ServletEntryTypes("javax/servlet", new BridgeCheck());
+  private final String chain = Chain.class.getName().replace('.', '/');
+  private final String[] entry = {"javax/servlet/FilterChain"};
 
   /** A class loader that sees the servlet API but, as a JBoss module may, not the bridge. */
   private final ClassLoader module =
@@ -38,14 +38,14 @@ class ServletEntryTypesTest {
 
   @Test
   void aFilterChainIsAnEntryWhereTheBridgeIsVisible() {
-    assertThat(types.matches(chain, getClass().getClassLoader(), null, null, null)).isTrue();
+    assertThat(types.matches(getClass().getClassLoader(), chain, "java/lang/Object", entry)).isTrue();
     assertThat(log.messages()).isEmpty();
   }
 
   @Test
   void aLoaderThatCannotSeeTheBridgeIsLeftAloneAndTheLogSaysHowToFixItOnce() {
-    assertThat(types.matches(chain, module, null, null, null)).isFalse();
-    assertThat(types.matches(chain, module, null, null, null)).isFalse();
+    assertThat(types.matches(module, chain, "java/lang/Object", entry)).isFalse();
+    assertThat(types.matches(module, chain, "java/lang/Object", entry)).isFalse();
 
     assertThat(log.messages())
         .singleElement()
@@ -54,6 +54,29 @@ class ServletEntryTypesTest {
         .contains("add dev.sluice.agent.bootstrap to -Djboss.modules.system.pkgs")
         .contains("org.osgi.framework.bootdelegation");
   }
+
+  @Test
+  void anEntryUpTheHierarchyIsFoundInTheClassFilesOfItsSuperTypes() {
+    ClassLoader loader = getClass().getClassLoader();
+    String base = Base.class.getName().replace('.', '/');
+
+    assertThat(types.matches(loader, "a/Chain", base, new String[0])).isTrue();
+    assertThat(types.matches(loader, "a/Plain", "java/lang/Object", new String[] {"a/Missing"}))
+        .as("a super type without a class file")
+        .isFalse();
+    assertThat(types.matches(loader, "a/Plain", "java/lang/Thread", new String[0])).isFalse();
+  }
+
+  @Test
+  void aLoaderThatCannotSeeTheNamespaceIsNoMatch() {
+    ClassLoader jdkOnly = new ClassLoader(null) {};
+
+    assertThat(types.matches(jdkOnly, chain, "java/lang/Object", entry)).isFalse();
+    assertThat(log.messages()).isEmpty();
+  }
+
+  /** A base a container's chains extend. */
+  abstract static class Base implements FilterChain {}
 
   /** A container's filter chain. */
   static final class Chain implements FilterChain {
