@@ -55,6 +55,14 @@ class RedisMetricsIT {
     return LiveLimiter.manual(ConfigSource.of(file.toString(), null), Clock.SYSTEM);
   }
 
+  /** The test's decisions fall in one minute, the rules' window, with seconds to spare. */
+  private static void awaitAMinuteWithTimeLeft() throws InterruptedException {
+    long intoTheMinute = System.currentTimeMillis() % 60_000;
+    if (intoTheMinute > 50_000) {
+      Thread.sleep(60_000 - intoTheMinute + 100);
+    }
+  }
+
   private static void decide(LiveLimiter live, String path, int times) {
     for (int i = 0; i < times; i++) {
       live.limiter().decide(TestRequest.get(path).from("10.0.0.1"));
@@ -70,6 +78,7 @@ class RedisMetricsIT {
 
   @Test
   void roundTripsWhileRedisAnswersThenLocalDecisionsAndAnOpenBreaker() throws Exception {
+    awaitAMinuteWithTimeLeft();
     try (LiveLimiter live = limiter()) {
       decide(live, "/open", 10);
       StoreStatus up = live.metrics().store();
@@ -95,7 +104,8 @@ class RedisMetricsIT {
         assertThat(down.errors()).isPositive();
         assertThat(down.openBreakers()).isEqualTo(1);
         assertThat(rule(live, "open").decidedLocally()).isEqualTo(30);
-        assertThat(rule(live, "open").allowed()).as("a quarter of 100 locally").isEqualTo(35);
+        // The window Redis died in is shared from what its last answer left: 90 ÷ 4 JVMs.
+        assertThat(rule(live, "open").allowed()).as("a quarter of 90 locally").isEqualTo(32);
         assertThat(rule(live, "closed").deniedLocally()).isEqualTo(30);
         assertThat(rule(live, "closed").denied()).isEqualTo(30);
         assertThat(live.metrics().prometheusText())
