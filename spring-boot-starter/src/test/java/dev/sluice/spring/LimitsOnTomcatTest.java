@@ -32,5 +32,8 @@ class LimitsOnTomcatTest {
     assertThat(Client.header(rejected, "Retry-After")).isNotNull();
     assertThat(client.get("/api/a", "10.1.0.2").statusCode()).as("another client").isEqualTo(200);
     assertThat(client.get("/open", "10.1.0.1").statusCode()).as("a path of no rule").isEqualTo(200);
+    assertThat(client.get("/actuator/sluice", "10.1.0.3").statusCode())
+        .as("the endpoint, not exposed unless asked for, as Actuator's")
+        .isEqualTo(404);
   }
 }
