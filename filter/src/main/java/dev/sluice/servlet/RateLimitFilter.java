@@ -48,9 +48,9 @@ import java.util.logging.Logger;
  */
 public class RateLimitFilter implements Filter {
   /** The init-param that makes a mapping decide the rules keyed by the user, after login. */
-  static final String DECIDE = "decide";
+  public static final String DECIDE = "decide";
 
-  static final String AFTER_LOGIN = "after_login";
+  public static final String AFTER_LOGIN = "after_login";
 
   /** Context attribute: the first mapping's enforcer, which the after-login mapping applies. */
   private static final String ENFORCER_ATTRIBUTE = "dev.sluice.enforcer";

@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.security.SecurityProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -18,7 +19,8 @@ import org.springframework.core.Ordered;
 
 /**
  * Sluice's Filter first among the application's filters (before Spring Security's chain), on a
- * limiter that follows ratelimit.yaml live. The limiter is a bean of its own, started with the
+ * limiter that follows ratelimit.yaml live, and again after that chain for the rules keyed by the
+ * user. The limiter is a bean of its own, started with the
  * context, so that the meters, the endpoint and the health indicator read it from the start.
  */
 @AutoConfiguration
@@ -51,6 +53,22 @@ public class SluiceAutoConfiguration {
     registration.setName(FILTER_NAME);
     registration.addUrlPatterns("/*");
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+    return registration;
+  }
+
+  /**
+   * The Filter's second mapping, which decides the rules keyed by the user once the application's
+   * login has run: right after Spring Security's chain (its default order), or harmlessly second
+   * without one. The first mapping then leaves those rules to it.
+   */
+  @Bean
+  FilterRegistrationBean<RateLimitFilter> sluiceAfterLoginFilter() {
+    FilterRegistrationBean<RateLimitFilter> registration =
+        new FilterRegistrationBean<>(new RateLimitFilter());
+    registration.setName(FILTER_NAME + "-after-login");
+    registration.addUrlPatterns("/*");
+    registration.addInitParameter(RateLimitFilter.DECIDE, RateLimitFilter.AFTER_LOGIN);
+    registration.setOrder(SecurityProperties.DEFAULT_FILTER_ORDER + 1);
     return registration;
   }
 }

@@ -26,7 +26,7 @@ class EndpointTest {
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     assertThat(Client.header(response, "Content-Type")).contains("json");
     JsonNode status = new ObjectMapper().readTree(response.body());
-    assertThat(status.at("/config/rules").asInt()).isEqualTo(1);
+    assertThat(status.at("/config/rules").asInt()).isEqualTo(3);
     assertThat(status.at("/config/version").asText()).isNotEmpty();
     assertThat(status.at("/store/type").asText()).isEqualTo("memory");
     JsonNode rule = status.at("/rules/0");

@@ -35,7 +35,7 @@ class MetersTest {
     assertThat(decisions("allowed")).isEqualTo(4);
     assertThat(decisions("denied")).isEqualTo(1);
     assertThat(decisions("shadow_denied")).isZero();
-    assertThat(registry.get("sluice.config.rules").gauge().value()).isEqualTo(1);
+    assertThat(registry.get("sluice.config.rules").gauge().value()).isEqualTo(3);
 
     HttpResponse<String> metric =
         client.get("/actuator/metrics/sluice.decisions?tag=rule:api&tag=outcome:denied", "10.4.0.3");
