@@ -24,7 +24,6 @@ public class SluiceActuatorAutoConfiguration {
   @Bean
   @ConditionalOnEnabledHealthIndicator("sluice")
   SluiceHealthIndicator sluiceHealthIndicator(LiveLimiter limiter, SluiceProperties properties) {
-    return new SluiceHealthIndicator(
-        limiter.metrics(), properties.getHealth().isAffectsOverall());
+    return new SluiceHealthIndicator(limiter.metrics(), properties.getHealth().isAffectsOverall());
   }
 }

@@ -20,8 +20,8 @@ import org.springframework.core.Ordered;
 /**
  * Sluice's Filter first among the application's filters (before Spring Security's chain), on a
  * limiter that follows ratelimit.yaml live, and again after that chain for the rules keyed by the
- * user. The limiter is a bean of its own, started with the
- * context, so that the meters, the endpoint and the health indicator read it from the start.
+ * user. The limiter is a bean of its own, started with the context, so that the meters, the
+ * endpoint and the health indicator read it from the start.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -35,8 +35,7 @@ public class SluiceAutoConfiguration {
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
   LiveLimiter sluiceLimiter(
-      SluiceProperties properties,
-      @Value("${server.servlet.context-path:}") String contextPath) {
+      SluiceProperties properties, @Value("${server.servlet.context-path:}") String contextPath) {
     ClassLoader loader = getClass().getClassLoader();
     String location =
         ConfigLocation.resolve(properties.getConfig(), Paths.get("").toAbsolutePath(), loader);

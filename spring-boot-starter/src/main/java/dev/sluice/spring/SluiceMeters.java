@@ -15,9 +15,9 @@ import java.util.concurrent.TimeUnit;
  * them), so that they reach whatever backend the application exports to. The starter binds it; any
  * application can: {@code new SluiceMeters(limiter.metrics()).bindTo(registry)}.
  *
- * <p>The rules' meters follow the rules in force; the store's read whichever store is in force.
- * The top limited clients are left to the status endpoint: as a tag, a client would make a meter
- * per client.
+ * <p>The rules' meters follow the rules in force; the store's read whichever store is in force. The
+ * top limited clients are left to the status endpoint: as a tag, a client would make a meter per
+ * client.
  */
 public final class SluiceMeters implements MeterBinder {
   private final Metrics metrics;

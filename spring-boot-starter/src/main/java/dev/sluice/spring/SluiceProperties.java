@@ -9,9 +9,9 @@ public class SluiceProperties {
   private boolean enabled = true;
 
   /**
-   * Where ratelimit.yaml is: a file path or classpath:name. Unset: ./ratelimit.yaml when it
-   * exists, else classpath:ratelimit.yaml when there is one, else ./ratelimit.yaml once it appears.
-   * Either is reloaded live.
+   * Where ratelimit.yaml is: a file path or classpath:name. Unset: ./ratelimit.yaml when it exists,
+   * else classpath:ratelimit.yaml when there is one, else ./ratelimit.yaml once it appears. Either
+   * is reloaded live.
    */
   private String config;
 

@@ -11,8 +11,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * The agent (-javaagent, with its own file: 5 an hour) and the starter (the class path's: 3) in one
- * application: a request is decided once, by the agent that sees it first, and the starter's
- * Filter lets it pass as decided.
+ * application: a request is decided once, by the agent that sees it first, and the starter's Filter
+ * lets it pass as decided.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class AgentWithStarterIT {

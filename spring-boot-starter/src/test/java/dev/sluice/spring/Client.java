@@ -9,12 +9,15 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 
-/** Requests to the application on {@code port} on loopback, as the client {@code X-Forwarded-For}. */
+/**
+ * Requests to the application on {@code port} on loopback, as the client {@code X-Forwarded-For}.
+ */
 final class Client {
   static final String LIMIT = "X-RateLimit-Limit";
   static final String REMAINING = "X-RateLimit-Remaining";
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final int port;
 
   Client(int port) {

@@ -35,6 +35,7 @@ class ConfigLocationTest {
 
   @Test
   void withNeitherTheWorkingDirectorysIsWatchedForOne() throws Exception {
-    assertThat(ConfigLocation.resolve(null, workingDirectory, loader())).isEqualTo("ratelimit.yaml");
+    assertThat(ConfigLocation.resolve(null, workingDirectory, loader()))
+        .isEqualTo("ratelimit.yaml");
   }
 }

@@ -33,8 +33,15 @@ final class LocalRedis implements AutoCloseable {
     Path log = Files.createTempFile("sluice-starter-redis", ".log");
     Process process =
         new ProcessBuilder(
-                "redis-server", "--port", String.valueOf(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no")
+                "redis-server",
+                "--port",
+                String.valueOf(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no")
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
@@ -46,7 +53,8 @@ final class LocalRedis implements AutoCloseable {
       Thread.sleep(100);
     }
     redis.close();
-    throw new IllegalStateException("redis-server did not answer on " + port + ": " + Files.readString(log));
+    throw new IllegalStateException(
+        "redis-server did not answer on " + port + ": " + Files.readString(log));
   }
 
   String uri() {

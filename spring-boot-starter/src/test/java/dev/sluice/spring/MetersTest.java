@@ -38,7 +38,8 @@ class MetersTest {
     assertThat(registry.get("sluice.config.rules").gauge().value()).isEqualTo(3);
 
     HttpResponse<String> metric =
-        client.get("/actuator/metrics/sluice.decisions?tag=rule:api&tag=outcome:denied", "10.4.0.3");
+        client.get(
+            "/actuator/metrics/sluice.decisions?tag=rule:api&tag=outcome:denied", "10.4.0.3");
     assertThat(metric.statusCode()).as(metric.body()).isEqualTo(200);
     assertThat(metric.body().replace(" ", "")).contains("\"statistic\":\"COUNT\",\"value\":1.0");
   }
