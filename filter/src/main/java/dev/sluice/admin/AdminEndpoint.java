@@ -104,11 +104,7 @@ public final class AdminEndpoint implements Admin {
     }
     exchange.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
     if ("status".equals(resource)) {
-      long now = millis();
-      List<RuleStats> rules = metrics.rules();
-      history.sample(now, () -> rules);
-      String json = StatusJson.render(metrics, rules, history.points(), now);
-      exchange.respond(200, JSON, json);
+      exchange.respond(200, JSON, statusJson());
     } else if ("metrics".equals(resource)) {
       exchange.respond(200, PrometheusText.CONTENT_TYPE, metrics.prometheusText());
     } else if ("explain".equals(resource)) {
@@ -116,6 +112,17 @@ public final class AdminEndpoint implements Admin {
     } else {
       error(exchange, 404, "no such resource; try status, metrics, explain or the page at /");
     }
+  }
+
+  /**
+   * What {@code <path>/status} answers, whether or not the endpoint is on: the Spring Boot
+   * starter's Actuator endpoint serves it, behind the application's own security.
+   */
+  public String statusJson() {
+    long now = millis();
+    List<RuleStats> rules = metrics.rules();
+    history.sample(now, () -> rules);
+    return StatusJson.render(metrics, rules, history.points(), now);
   }
 
   static void error(Exchange exchange, int status, String message) throws IOException {

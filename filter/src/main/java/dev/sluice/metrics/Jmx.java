@@ -35,6 +35,7 @@ public final class Jmx implements Closeable {
   private final String context;
   private final Map<String, ObjectName> rules = new HashMap<>();
   private final Set<ObjectName> registered = new HashSet<>();
+  private final Runnable follow = this::followRules;
   private boolean closed;
 
   private Jmx(MBeanServer server, Metrics metrics, String context) {
@@ -99,7 +100,7 @@ public final class Jmx implements Closeable {
       close();
       throw new IllegalStateException(e);
     }
-    metrics.onRulesChanged(this::followRules);
+    metrics.onRulesChanged(follow);
     followRules();
     return true;
   }
@@ -160,7 +161,7 @@ public final class Jmx implements Closeable {
       return;
     }
     closed = true;
-    metrics.onRulesChanged(() -> {});
+    metrics.stopOnRulesChanged(follow);
     for (ObjectName name : new HashSet<>(registered)) {
       unregister(name);
     }

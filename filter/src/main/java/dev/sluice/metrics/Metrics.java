@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -34,7 +35,7 @@ public final class Metrics {
   private volatile ConfigStatus config = ConfigStatus.NONE;
   private volatile Map<String, Long> trials = Collections.emptyMap();
   private volatile Set<String> inShadow = Collections.emptySet();
-  private volatile Runnable rulesChanged = () -> {};
+  private final List<Runnable> rulesChanged = new CopyOnWriteArrayList<>();
   private final LongAdder topListsWorkedOut = new LongAdder();
 
   /**
@@ -69,7 +70,9 @@ public final class Metrics {
     boolean changed = !next.keySet().equals(live.keySet());
     live = Collections.unmodifiableMap(next);
     if (changed) {
-      rulesChanged.run();
+      for (Runnable listener : rulesChanged) {
+        listener.run();
+      }
     }
     return bound;
   }
@@ -136,6 +139,12 @@ public final class Metrics {
     return rules;
   }
 
+  /** What the rule {@code ruleId} decided, or null when it is not in force. */
+  public RuleStats rule(String ruleId) {
+    RuleCounters counters = live.get(ruleId);
+    return counters == null ? null : counters.stats(rawIdentities);
+  }
+
   /**
    * How many times a rule's top limited clients were worked out (its sketches merged, identities
    * hashed): the cost of reading them, which a reader cannot otherwise see.
@@ -170,9 +179,17 @@ public final class Metrics {
     return rawIdentities;
   }
 
-  /** Runs {@code listener} whenever the rules in force change. */
-  void onRulesChanged(Runnable listener) {
-    rulesChanged = listener;
+  /**
+   * Runs {@code listener} whenever the rules in force change, while they are bound: JMX and a
+   * Micrometer registry follow the rules so.
+   */
+  public void onRulesChanged(Runnable listener) {
+    rulesChanged.add(listener);
+  }
+
+  /** No longer runs {@code listener}. */
+  public void stopOnRulesChanged(Runnable listener) {
+    rulesChanged.remove(listener);
   }
 
   private long millis() {

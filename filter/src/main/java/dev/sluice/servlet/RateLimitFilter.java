@@ -48,9 +48,9 @@ import java.util.logging.Logger;
  */
 public class RateLimitFilter implements Filter {
   /** The init-param that makes a mapping decide the rules keyed by the user, after login. */
-  static final String DECIDE = "decide";
+  public static final String DECIDE = "decide";
 
-  static final String AFTER_LOGIN = "after_login";
+  public static final String AFTER_LOGIN = "after_login";
 
   /** Context attribute: the first mapping's enforcer, which the after-login mapping applies. */
   private static final String ENFORCER_ATTRIBUTE = "dev.sluice.enforcer";
@@ -59,10 +59,25 @@ public class RateLimitFilter implements Filter {
   private static final String AFTER_LOGIN_ATTRIBUTE = "dev.sluice.after_login";
 
   private final Failures failures = new Failures(Logger.getLogger("dev.sluice.servlet"));
+  private final LiveLimiter given;
   private ServletContext context;
   private boolean afterLogin;
   private LiveLimiter live;
   private Enforcer enforcer;
+
+  /** The Filter of web.xml: it finds, starts and closes its own limiter. */
+  public RateLimitFilter() {
+    this(null);
+  }
+
+  /**
+   * A Filter that applies {@code limiter}, started and closed by its owner (the Spring Boot
+   * starter's, whose meters, endpoint and health read it before the server starts); the init-params
+   * {@code config} and {@code on_invalid_config} are then the owner's business.
+   */
+  public RateLimitFilter(LiveLimiter limiter) {
+    this.given = limiter;
+  }
 
   @Override
   public void init(FilterConfig config) throws ServletException {
@@ -77,25 +92,28 @@ public class RateLimitFilter implements Filter {
       throw new ServletException(
           "Sluice: init-param " + DECIDE + "=" + decide + " is unknown: use " + AFTER_LOGIN);
     }
-    ClassLoader loader = config.getServletContext().getClassLoader();
-    Map<String, String> environment = System.getenv();
-    try {
-      live =
-          LiveLimiter.start(
-              ConfigSource.locate(config.getInitParameter("config"), environment, loader),
-              OnInvalidConfig.locate(config.getInitParameter(OnInvalidConfig.NAME), environment),
-              contextName(config.getServletContext().getContextPath()));
-    } catch (StartRefusedException e) {
-      // The container then refuses the whole application: the failed deploy that was asked for.
-      throw new ServletException(e.getMessage(), e);
-    }
+    live = given != null ? given : start(config);
     live.servesContext(config.getServletContext().getContextPath());
     enforcer = new Enforcer(live.limiter(), live.admin());
     context.setAttribute(ENFORCER_ATTRIBUTE, enforcer);
   }
 
+  private static LiveLimiter start(FilterConfig config) throws ServletException {
+    ClassLoader loader = config.getServletContext().getClassLoader();
+    Map<String, String> environment = System.getenv();
+    try {
+      return LiveLimiter.start(
+          ConfigSource.locate(config.getInitParameter("config"), environment, loader),
+          OnInvalidConfig.locate(config.getInitParameter(OnInvalidConfig.NAME), environment),
+          contextName(config.getServletContext().getContextPath()));
+    } catch (StartRefusedException e) {
+      // The container then refuses the whole application: the failed deploy that was asked for.
+      throw new ServletException(e.getMessage(), e);
+    }
+  }
+
   /** The application's context path without its slash, as its MBeans are told apart by. */
-  static String contextName(String contextPath) {
+  public static String contextName(String contextPath) {
     return contextPath == null || contextPath.isEmpty() ? "ROOT" : contextPath.substring(1);
   }
 
@@ -145,7 +163,9 @@ public class RateLimitFilter implements Filter {
   public void destroy() {
     if (live != null) {
       context.removeAttribute(ENFORCER_ATTRIBUTE);
-      live.close();
+      if (given == null) {
+        live.close();
+      }
     }
   }
 }

@@ -42,6 +42,27 @@ class MetricsTest {
   }
 
   @Test
+  void everyListenerHearsOfChangedRulesUntilItStops() {
+    int[] heard = new int[2];
+    Runnable first = () -> heard[0]++;
+    metrics.onRulesChanged(first);
+    metrics.onRulesChanged(() -> heard[1]++);
+    metrics.bindRules(Arrays.asList("a"));
+    metrics.bindRules(Arrays.asList("a"));
+    metrics.stopOnRulesChanged(first);
+    metrics.bindRules(Arrays.asList("b"));
+    assertThat(heard).as("changes heard; the same rules again is none").containsExactly(1, 2);
+  }
+
+  @Test
+  void oneRuleInForceIsReadById() {
+    metrics.bindRules(Arrays.asList("login", "api"))[1].countDenied("ip=1");
+    assertThat(metrics.rule("api").denied()).isEqualTo(1);
+    metrics.bindRules(Arrays.asList("login"));
+    assertThat(metrics.rule("api")).as("no longer in force").isNull();
+  }
+
+  @Test
   void aNewTopListSizeStartsTheListsOver() {
     RuleCounters counters = metrics.bindRules(Arrays.asList("api"))[0];
     counters.countDenied("ip=1");

@@ -1,0 +1,86 @@
+package dev.sluice.spring;
+
+import dev.sluice.metrics.Metrics;
+import dev.sluice.metrics.RuleStats;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.ToLongFunction;
+
+/** The meters of each rule in force in one registry, added and removed as the rules change. */
+final class RuleMeters {
+  private static final String RULE = "rule";
+
+  private final Metrics metrics;
+  private final MeterRegistry registry;
+  private final Map<String, List<Meter>> byRule = new HashMap<>();
+
+  RuleMeters(Metrics metrics, MeterRegistry registry) {
+    this.metrics = metrics;
+    this.registry = registry;
+  }
+
+  /** Meters for the rules newly in force, none for those no longer. */
+  synchronized void follow() {
+    Set<String> inForce = new HashSet<>();
+    for (RuleStats rule : metrics.rules()) {
+      inForce.add(rule.ruleId());
+      byRule.computeIfAbsent(rule.ruleId(), this::register);
+    }
+    for (String id : new HashSet<>(byRule.keySet())) {
+      if (!inForce.contains(id)) {
+        byRule.remove(id).forEach(registry::remove);
+      }
+    }
+  }
+
+  private List<Meter> register(String id) {
+    List<Meter> meters = new ArrayList<>();
+    String decisions = "sluice.decisions";
+    String described =
+        "Requests each rule decided, by outcome: allowed, denied (answered 429), shadow_denied (a"
+            + " shadow rule would have denied; the request went through)";
+    meters.add(counter(decisions, id, "outcome", "allowed", RuleStats::allowed, described));
+    meters.add(counter(decisions, id, "outcome", "denied", RuleStats::denied, described));
+    meters.add(
+        counter(decisions, id, "outcome", "shadow_denied", RuleStats::shadowDenied, described));
+    String local = "sluice.decisions.local";
+    String why =
+        "Decisions made in this JVM because Redis could not answer, by the rule's on_error:"
+            + " fail_open (this JVM's share of the limit), fail_closed (denied)";
+    meters.add(counter(local, id, "on_error", "fail_open", RuleStats::decidedLocally, why));
+    meters.add(counter(local, id, "on_error", "fail_closed", RuleStats::deniedLocally, why));
+    meters.add(
+        Gauge.builder("sluice.rule.shadow", metrics, m -> m.inShadow(id) ? 1 : 0)
+            .tag(RULE, id)
+            .description("1 while a rule runs in shadow (marked so, or on trial)")
+            .register(registry));
+    return meters;
+  }
+
+  private Meter counter(
+      String name,
+      String id,
+      String tag,
+      String value,
+      ToLongFunction<RuleStats> count,
+      String description) {
+    return FunctionCounter.builder(
+            name,
+            metrics,
+            m -> {
+              RuleStats rule = m.rule(id);
+              return rule == null ? 0 : count.applyAsLong(rule);
+            })
+        .tags(RULE, id, tag, value)
+        .description(description)
+        .register(registry);
+  }
+}

@@ -1,0 +1,49 @@
+package dev.sluice.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.metrics.Metrics;
+import dev.sluice.metrics.RuleCounters;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The binder without Spring: a plain MeterBinder over a limiter's metrics. */
+class SluiceMetersTest {
+  private final Metrics metrics = new Metrics(() -> 1_800_000_000_000_000L);
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+  private double count(String name, String rule, String tag, String value) {
+    return registry.get(name).tags("rule", rule, tag, value).functionCounter().count();
+  }
+
+  @Test
+  void eachRuleInForceHasItsCountersAndOnlyWhileInForce() {
+    RuleCounters[] bound = metrics.bindRules(List.of("login", "api"));
+    new SluiceMeters(metrics).bindTo(registry);
+    bound[0].countAllowed();
+    bound[1].countDenied("ip=1");
+    bound[1].countShadowDenied("ip=2");
+    bound[1].countDecidedLocally();
+    bound[1].countDeniedLocally();
+    assertThat(count("sluice.decisions", "login", "outcome", "allowed")).isEqualTo(1);
+    assertThat(count("sluice.decisions", "api", "outcome", "denied")).isEqualTo(1);
+    assertThat(count("sluice.decisions", "api", "outcome", "shadow_denied")).isEqualTo(1);
+    assertThat(count("sluice.decisions.local", "api", "on_error", "fail_open")).isEqualTo(1);
+    assertThat(count("sluice.decisions.local", "api", "on_error", "fail_closed")).isEqualTo(1);
+
+    metrics.bindRules(List.of("api", "new"));
+    assertThat(registry.find("sluice.decisions").tag("rule", "login").meters())
+        .as("a rule no longer in force")
+        .isEmpty();
+    assertThat(count("sluice.decisions", "new", "outcome", "allowed")).isZero();
+    assertThat(count("sluice.decisions", "api", "outcome", "denied")).as("kept").isEqualTo(1);
+  }
+
+  @Test
+  void aMemoryStoreHasNoRoundTrips() {
+    new SluiceMeters(metrics).bindTo(registry);
+    assertThat(registry.get("sluice.redis.round.trips").functionTimer().count()).isZero();
+    assertThat(registry.get("sluice.redis.breakers.open").gauge().value()).isZero();
+  }
+}
