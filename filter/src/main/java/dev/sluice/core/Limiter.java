@@ -147,6 +147,18 @@ public final class Limiter {
   }
 
   /**
+   * Gives back what the allowed {@code decision} took, as far as it has not refilled: a delayed
+   * request that will not be served. Only while the rules it was decided by are still in force: a
+   * reload or a store switch since has bound other counters, perhaps in another store.
+   */
+  public void refund(Decision decision) {
+    Bound b = bound;
+    if (b.rules == decision.rules()) {
+      b.store.refund(decision.taken());
+    }
+  }
+
+  /**
    * What the rules in force make of {@code request}, rule by rule, with what the store would decide
    * now for each rule that counts it, alone: read as {@link #decide} reads it, but nothing is
    * taken, and nothing counted in the metrics. A store that cannot answer is an {@link
