@@ -48,18 +48,19 @@ final class WaitingRoom {
     Semaphore total = places("", decision.rules().maxWaiting());
     Semaphore own = places(rule.id(), rule.delay().maxWaiting());
     if (!total.tryAcquire()) {
-      return turnAway(decision, limiter, delaying, wait);
+      return limiter.turnAway(decision, delaying, wait); // retry when its slot was due
     }
     try {
       if (!own.tryAcquire()) {
-        return turnAway(decision, limiter, delaying, wait);
+        return limiter.turnAway(decision, delaying, wait); // retry when its slot was due
       }
       try {
         sleeper.sleep(wait);
+        limiter.countDelayed(decision, delaying, wait);
         return decision;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt(); // the container is stopping, most likely: say so
-        return turnAway(decision, limiter, delaying, wait);
+        return limiter.turnAway(decision, delaying, wait); // retry when its slot was due
       } finally {
         own.release();
       }
@@ -82,11 +83,5 @@ final class WaitingRoom {
       places = places == null ? fresh : places;
     }
     return places;
-  }
-
-  /** Gives back the slot the request will not use, and denies it: retry when the slot was due. */
-  private static Decision turnAway(Decision decision, Limiter limiter, int delaying, long wait) {
-    limiter.refund(decision);
-    return decision.turnedAway(delaying, wait);
   }
 }

@@ -4,8 +4,11 @@ import static dev.sluice.store.ManualClock.SECOND;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.ConfigParser;
+import dev.sluice.core.Explanation;
 import dev.sluice.core.Limiter;
 import dev.sluice.core.TestRequest;
+import dev.sluice.metrics.Metrics;
+import dev.sluice.metrics.RuleStats;
 import dev.sluice.store.ManualClock;
 import dev.sluice.store.MemoryStore;
 import java.util.ArrayList;
@@ -20,8 +23,11 @@ class DelayTest {
   private final List<Long> waits = new ArrayList<>();
   private WaitingRoom.Sleeper sleeper = waits::add;
 
+  private final Metrics metrics = new Metrics(clock::micros);
+  private Limiter limiter;
+
   private Enforcer enforcer(String top, String delay) throws Exception {
-    Limiter limiter = new Limiter(new MemoryStore(clock, 100, 0));
+    limiter = new Limiter(new MemoryStore(clock, 100, 0), metrics);
     limiter.apply(
         ConfigParser.parse(
                 "test.yaml",
@@ -154,5 +160,29 @@ class DelayTest {
     clock.advance(500 * MS);
     assertThat(enforcer.admit(pay())).as("the slot at 2.2 s is 1.7 s away").isTrue();
     assertThat(waits.get(waits.size() - 1)).isEqualTo(1_700 * MS);
+  }
+
+  @Test
+  void metricsCountTheDelayedAndTheirWaitAndTurnedAwayAsDenied() throws Exception {
+    oneWaitsAndTheNextIsTurnedAway(enforcer("", "{ max_wait: 2s, max_waiting: 1 }"));
+    RuleStats pay = metrics.rules().get(0);
+    assertThat(pay.allowed()).as("three served").isEqualTo(3);
+    assertThat(pay.denied()).as("one turned away").isEqualTo(1);
+    assertThat(pay.delayed()).isEqualTo(2);
+    assertThat(pay.delayMicros()).isEqualTo(600 * MS);
+    assertThat(metrics.prometheusText())
+        .contains("sluice_rule_delayed_total{rule=\"pay\"} 2\n")
+        .contains("sluice_rule_delay_seconds_total{rule=\"pay\"} 0.6\n");
+  }
+
+  @Test
+  void explainSaysHowLongARequestWouldWait() throws Exception {
+    Enforcer enforcer = enforcer("", "{ max_wait: 2s }");
+    enforcer.admit(pay());
+    enforcer.admit(pay());
+    Explanation.Entry entry = limiter.explain(TestRequest.post("/pay")).entries().get(0);
+    assertThat(entry.delays()).isTrue();
+    assertThat(entry.allowed()).isTrue();
+    assertThat(entry.waitMicros()).isEqualTo(400 * MS);
   }
 }
