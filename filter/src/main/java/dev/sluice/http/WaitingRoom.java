@@ -69,11 +69,6 @@ final class WaitingRoom {
     }
   }
 
-  /** Requests waiting at once for {@code rule} (all rules: ""), out of {@code size}. */
-  int waiting(String rule, int size) {
-    return size - places(rule, size).availablePermits();
-  }
-
   private Semaphore places(String rule, int size) {
     String name = rule + '/' + size;
     Semaphore places = this.places.get(name);

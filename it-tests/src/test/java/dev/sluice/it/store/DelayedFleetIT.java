@@ -6,9 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
 import dev.sluice.it.jvm.ChildJvm;
-import dev.sluice.it.redis.RedisProbe;
-import dev.sluice.it.redis.RedisServer;
-import dev.sluice.it.redis.RedisServers;
+import dev.sluice.it.redis.WithStandaloneRedis;
 import dev.sluice.it.store.DelayMember.Reservations;
 import dev.sluice.store.Counters;
 import dev.sluice.store.Permit;
@@ -17,28 +15,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * A delayed rule on real Redis: slots are reserved atomically by the script, so a fleet never hands
  * out the same slot twice, and a slot given back is taken by the next request.
  */
-class DelayedFleetIT {
+class DelayedFleetIT extends WithStandaloneRedis {
   private static final Duration CHILD = Duration.ofSeconds(30);
-
-  private static RedisServer redis;
-
-  @BeforeAll
-  static void startRedis() {
-    redis = RedisServers.standalone();
-  }
-
-  @AfterAll
-  static void stopRedis() {
-    redis.close();
-  }
 
   /**
    * A burst of 20 at 5/s with max_wait 2s, 10 from another JVM and 10 from two stores in this one,
@@ -110,20 +94,16 @@ class DelayedFleetIT {
       store.refund(Collections.singletonList(last));
       String key = RedisKeys.key(prefix, "global", "payments", Algorithm.TOKEN_BUCKET, window);
       long deadline = System.nanoTime() + 5_000_000_000L;
-      while (!String.valueOf(permits.get(1).take()).equals(get(key))
+      while (!String.valueOf(permits.get(1).take()).equals(jedis.get(key))
           && System.nanoTime() < deadline) {
         Thread.sleep(10);
       }
-      assertThat(get(key))
+      assertThat(jedis.get(key))
           .as("the bucket is back at the second slot")
           .isEqualTo(String.valueOf(permits.get(1).take()));
       Permit next = new Permit(counters, "global", quota, 1);
       store.acquire(Collections.singletonList(next));
       assertThat(next.take()).as("the refunded slot again").isEqualTo(last.take());
     }
-  }
-
-  private static String get(String key) {
-    return (String) RedisProbe.once(redis.host(), redis.port(), "GET", key);
   }
 }
