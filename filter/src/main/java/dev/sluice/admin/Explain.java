@@ -70,6 +70,9 @@ final class Explain {
           json.name("remainingAfter").value(entry.remaining());
           json.name("resetSeconds").value(entry.resetSeconds());
           json.name("retryAfterSeconds").value(entry.retryAfterSeconds());
+          if (entry.delays()) {
+            json.name("wouldWaitMillis").value(entry.waitMicros() / 1_000);
+          }
         }
       }
       json.endObject();

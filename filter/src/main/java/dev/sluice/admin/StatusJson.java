@@ -73,6 +73,8 @@ final class StatusJson {
       json.name("shadowDenied").value(rule.shadowDenied());
       json.name("decidedLocally").value(rule.decidedLocally());
       json.name("deniedLocally").value(rule.deniedLocally());
+      json.name("delayed").value(rule.delayed());
+      json.name("delayMillis").value(rule.delayMicros() / 1_000);
       json.name("topLimited").beginArray();
       for (LimitedClient client : rule.topLimited()) {
         json.beginObject();

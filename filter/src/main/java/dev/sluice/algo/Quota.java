@@ -21,16 +21,72 @@ public final class Quota {
   /** Token bucket: how far ahead of now the bucket may be spent, {@code burst × emission}. */
   final long toleranceMicros;
 
+  /**
+   * Token bucket with a delay: how far ahead of now the bucket may be spent by a request that
+   * passes at once; beyond it, up to {@link #toleranceMicros}, a request waits. Equal to the
+   * tolerance without a delay.
+   */
+  final long promptMicros;
+
   /** {@link #limit} in decimal, made once: every limited response carries it. */
   private final String limitText;
 
   private Quota(long limit, long windowMicros, long burst, long emissionMicros) {
+    this(
+        limit, windowMicros, burst, emissionMicros, burst * emissionMicros, burst * emissionMicros);
+  }
+
+  private Quota(
+      long limit,
+      long windowMicros,
+      long burst,
+      long emissionMicros,
+      long toleranceMicros,
+      long promptMicros) {
     this.limit = limit;
     this.limitText = Long.toString(limit);
     this.windowMicros = windowMicros;
     this.burst = burst;
     this.emissionMicros = emissionMicros;
-    this.toleranceMicros = burst * emissionMicros;
+    this.toleranceMicros = toleranceMicros;
+    this.promptMicros = promptMicros;
+  }
+
+  /**
+   * This token bucket's rate, as a queue (nginx's {@code limit_req} with {@code delay}): the first
+   * {@code immediate} requests beyond the rate pass at once, each one after them reserves the next
+   * slot, spaced one emission apart, and waits for it, as long as that wait is at most {@code
+   * maxWaitMicros}. It is GCRA with a tolerance of ({@code immediate + cost}) emissions plus the
+   * longest wait: a store reserves a slot exactly as it takes a permit (the TAT is the slot), and
+   * the wait is what of the reservation lies beyond the prompt part, see {@link #waitMicros}.
+   *
+   * @throws IllegalArgumentException if a value is negative or the queue would be absurdly long
+   */
+  public Quota delayed(long immediate, long cost, long maxWaitMicros) {
+    if (immediate < 0 || cost <= 0 || maxWaitMicros < 0) {
+      throw new IllegalArgumentException("immediate and max_wait must not be negative");
+    }
+    if (immediate + cost > MAX_TOLERANCE_MICROS / emissionMicros / 2
+        || maxWaitMicros > MAX_TOLERANCE_MICROS / 2) {
+      throw new IllegalArgumentException("the delay is too large");
+    }
+    long prompt = (immediate + cost) * emissionMicros;
+    long tolerance = prompt + maxWaitMicros;
+    return new Quota(
+        limit, windowMicros, tolerance / emissionMicros, emissionMicros, tolerance, prompt);
+  }
+
+  /** True when a request of this quota may be held until its slot rather than denied. */
+  public boolean isDelayed() {
+    return promptMicros != toleranceMicros;
+  }
+
+  /**
+   * How long a request allowed by {@code v} under this quota must wait for its slot: 0 without a
+   * delay, or when denied, or when it passes at once.
+   */
+  public long waitMicros(Verdict v) {
+    return v.allowed ? Math.max(0, v.resetMicros - promptMicros) : 0;
   }
 
   /**
@@ -80,6 +136,11 @@ public final class Quota {
 
   @Override
   public String toString() {
-    return limit + "/" + windowMicros + "µs burst " + burst;
+    return limit
+        + "/"
+        + windowMicros
+        + "µs burst "
+        + burst
+        + (isDelayed() ? " waiting up to " + (toleranceMicros - promptMicros) + "µs" : "");
   }
 }

@@ -188,6 +188,7 @@ public final class ConfigParser {
         }
       }
     }
+    Long maxWaiting = top.positive("max_waiting");
     top.finish(
         "enabled",
         "store",
@@ -197,6 +198,7 @@ public final class ConfigParser {
         "client_ip",
         "api_key_header",
         "exclude",
+        "max_waiting",
         "tiers",
         "rules",
         "cors",
@@ -208,7 +210,8 @@ public final class ConfigParser {
         store,
         storeFields != null || fleetFields != null,
         rulesFromRedis,
-        new Rules(rules, excludes, clientIp, tiers, apiKeyHeader, cors, responses),
+        new Rules(rules, excludes, clientIp, tiers, apiKeyHeader, cors, responses)
+            .withMaxWaiting(maxWaiting == null ? Rules.DEFAULT_MAX_WAITING : maxWaiting.intValue()),
         !Boolean.FALSE.equals(enabled),
         problems.warnings(),
         metrics,

@@ -124,10 +124,23 @@ final class Fields {
     return positive(name, "");
   }
 
-  /** As {@link #positive(String)}, with {@code hint} after the message when it is no such number. */
+  /**
+   * As {@link #positive(String)}, with {@code hint} after the message when it is no such number.
+   */
   Long positive(String name, String hint) {
     Node value = take(name);
     return value == null ? null : positive(value, pathOf(name), hint);
+  }
+
+  /** A whole number from 0 to {@link ConfigParser#MAX_COUNT}, or null. */
+  Long countFromZero(String name) {
+    Node value = take(name);
+    if (value instanceof ScalarNode
+        && value.getTag().equals(Tag.INT)
+        && ((ScalarNode) value).getValue().matches("\\+?0")) {
+      return 0L;
+    }
+    return value == null ? null : positive(value, pathOf(name), " (or 0)");
   }
 
   Boolean bool(String name) {

@@ -2,6 +2,7 @@ package dev.sluice.config;
 
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
+import dev.sluice.core.Delay;
 import dev.sluice.core.PathPattern;
 import dev.sluice.core.Rule;
 import dev.sluice.core.RuleResponse;
@@ -30,7 +31,8 @@ final class RuleReader {
     "on_error",
     "shadow",
     "tiers",
-    "response"
+    "response",
+    "delay"
   };
   static final String ID = "[A-Za-z0-9_.-]{1,64}";
 
@@ -56,8 +58,10 @@ final class RuleReader {
     List<PathPattern> paths = match(f, methods);
     RuleValues v = RuleValues.read(f, problems).over(defaults);
     RuleResponse response = ResponseReader.rule(id, f.fields("response"), problems);
+    Fields delayFields = f.fields("delay");
     f.finish(FIELDS);
-    Quota quota = quota(v);
+    Delay delay = DelayReader.read(delayFields, f.pathOf("delay"), v, problems);
+    Quota quota = quota(v, delay);
     if (v.key == null && !v.given("key")) {
       missing(v, "key");
     }
@@ -69,12 +73,12 @@ final class RuleReader {
     if (v.onError != null) {
       rule.onError(v.onError);
     }
-    rule.shadow(Boolean.TRUE.equals(v.shadow)).response(response);
+    rule.shadow(Boolean.TRUE.equals(v.shadow)).response(response).delay(delay);
     if (v.tiers != null) {
       for (Map.Entry<String, Long> tier : v.tiers.entrySet()) {
         tiers.warnIfNeverGiven(
             tier.getKey(), v.tierFields.where(tier.getKey()), v.tierFields.pathOf(tier.getKey()));
-        Quota tiered = quota(v, tier.getValue(), "tiers");
+        Quota tiered = quota(v, tier.getValue(), "tiers", delay);
         if (tiered != null && cost(v, tiered, tier.getKey()) > 0) {
           rule.tier(tier.getKey(), tiered);
         }
@@ -157,7 +161,7 @@ final class RuleReader {
     return v.algorithm == null ? Algorithm.SLIDING_WINDOW : v.algorithm;
   }
 
-  private Quota quota(RuleValues v) {
+  private Quota quota(RuleValues v, Delay delay) {
     if (v.limit == null && !v.given("limit")) {
       missing(v, "limit");
     }
@@ -168,22 +172,25 @@ final class RuleReader {
     if (v.burst != null && !bucket && isOwn(v, "burst")) {
       problems.at(v.where("burst"), v.pathOf("burst"), "applies to algorithm token_bucket only");
     }
-    return v.limit == null || v.windowMicros == null ? null : quota(v, v.limit, "limit");
+    return v.limit == null || v.windowMicros == null ? null : quota(v, v.limit, "limit", delay);
   }
 
   /**
    * The quota of {@code limit} per window. The bucket is the limit itself, unless the rule gives a
    * burst: then a tier's bucket scales with the tier's limit, so a bigger plan gets a bigger bucket
-   * in the same proportion (burst 5 on limit 5 gives a tier of 50 a bucket of 50).
+   * in the same proportion (burst 5 on limit 5 gives a tier of 50 a bucket of 50). With a {@code
+   * delay}, the bucket is the delay's queue at the quota's own rate.
    */
-  private Quota quota(RuleValues v, long limit, String field) {
+  private Quota quota(RuleValues v, long limit, String field, Delay delay) {
     boolean bucket = algorithm(v) == Algorithm.TOKEN_BUCKET;
     long burst = limit;
     if (bucket && v.burst != null && v.limit != null) {
       burst = Math.max(1, (long) Math.ceil((double) v.burst * limit / v.limit));
     }
     try {
-      return Quota.of(limit, v.windowMicros, burst);
+      Quota quota = Quota.of(limit, v.windowMicros, burst);
+      long cost = v.cost == null ? 1 : v.cost;
+      return delay == null ? quota : quota.delayed(delay.immediate(), cost, delay.maxWaitMicros());
     } catch (IllegalArgumentException e) {
       problems.at(v.where(field), v.pathOf(field), e.getMessage());
       return null;

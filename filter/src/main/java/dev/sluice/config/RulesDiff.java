@@ -2,6 +2,7 @@ package dev.sluice.config;
 
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
+import dev.sluice.core.Delay;
 import dev.sluice.core.Key;
 import dev.sluice.core.Rule;
 import java.util.ArrayList;
@@ -82,10 +83,12 @@ final class RulesDiff {
     change(changes, "algorithm", name(was.algorithm()), name(is.algorithm()));
     change(changes, "limit", was.quota().limit(), is.quota().limit());
     change(changes, "window", window(was), window(is));
-    if (is.algorithm() == Algorithm.TOKEN_BUCKET) {
-      // Elsewhere the burst is the limit: a change of it is the limit's, said already.
+    if (is.algorithm() == Algorithm.TOKEN_BUCKET && is.delay() == null && was.delay() == null) {
+      // Elsewhere the burst is the limit: a change of it is the limit's, said already. With a
+      // delay, the bucket is the delay's queue: its change is the delay's.
       change(changes, "burst", was.quota().burst(), is.quota().burst());
     }
+    change(changes, "delay", delay(was), delay(is));
     change(changes, "tiers", tierLimits(was), tierLimits(is));
     change(changes, "cost", was.cost(), is.cost());
     change(changes, "on_error", name(was.onError()), name(is.onError()));
@@ -100,6 +103,19 @@ final class RulesDiff {
     if (!Objects.equals(was, is)) {
       changes.add(field + " " + was + "->" + is);
     }
+  }
+
+  private static String delay(Rule rule) {
+    Delay d = rule.delay();
+    return d == null
+        ? "none"
+        : "{max_wait "
+            + d.maxWaitMicros() / 1_000
+            + "ms, immediate "
+            + d.immediate()
+            + ", max_waiting "
+            + d.maxWaiting()
+            + "}";
   }
 
   private static String methods(Rule rule) {

@@ -2,6 +2,8 @@ package dev.sluice.core;
 
 import dev.sluice.algo.Verdict;
 import dev.sluice.store.Permit;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The answer for one request, with the verdict of every rule that counted it. One of them decides:
@@ -93,6 +95,52 @@ public final class Decision {
 
   private static long remaining(Permit p) {
     return p.verdict().remaining();
+  }
+
+  /**
+   * When allowed, the enforcing rule with a delay whose slot for this request is furthest away (see
+   * {@link dev.sluice.algo.Quota#delayed}); -1 when the request passes at once.
+   */
+  public int delaying() {
+    int delaying = -1;
+    long longest = 0;
+    for (int i = 0; allowed && i < permits.length; i++) {
+      Permit p = permits[i];
+      long wait =
+          p == null || rules.rules().get(i).shadow() ? 0 : p.quota().waitMicros(p.verdict());
+      if (wait > longest) {
+        delaying = i;
+        longest = wait;
+      }
+    }
+    return delaying;
+  }
+
+  /** When allowed, how long the request waits for its slot: 0 when it passes at once. */
+  public long waitMicros() {
+    int i = delaying();
+    return i < 0 ? 0 : permits[i].quota().waitMicros(permits[i].verdict());
+  }
+
+  /** The permits the enforcing rules took for this allowed request: what a refund gives back. */
+  List<Permit> taken() {
+    List<Permit> taken = new ArrayList<>();
+    for (int i = 0; allowed && i < permits.length; i++) {
+      if (permits[i] != null && !rules.rules().get(i).shadow()) {
+        taken.add(permits[i]);
+      }
+    }
+    return taken;
+  }
+
+  /**
+   * This allowed request denied by rule {@code i} after all, the client told to retry after {@code
+   * retryAfterMicros}: it could not wait for its slot. Its takes must have been refunded first.
+   */
+  public Decision turnedAway(int i, long retryAfterMicros) {
+    Verdict v = permits[i].verdict();
+    v.set(false, 0, v.resetMicros(), retryAfterMicros);
+    return of(rules, permits);
   }
 
   /** Whole seconds, rounded up: a client that waits them has waited long enough. */

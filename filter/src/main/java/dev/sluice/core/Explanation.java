@@ -80,6 +80,8 @@ public final class Explanation {
     private final long remaining;
     private final long resetSeconds;
     private final long retryAfterSeconds;
+    private final long waitMicros;
+    private final boolean delays;
     private final String error;
 
     Entry(Rule rule, boolean matches, String tier, Quota quota, Permit permit, String error) {
@@ -96,7 +98,21 @@ public final class Explanation {
       this.remaining = v.remaining();
       this.retryAfterSeconds = Decision.retryAfterSeconds(v);
       this.resetSeconds = Decision.resetSeconds(v, retryAfterSeconds);
+      this.waitMicros = quota.waitMicros(v);
+      this.delays = quota.isDelayed();
       this.error = error;
+    }
+
+    /** True when the rule has a {@code delay}: a request over its rate would wait for its slot. */
+    public boolean delays() {
+      return delays;
+    }
+
+    /**
+     * How long the request would wait for its slot, when allowed by a rule with a delay; else 0.
+     */
+    public long waitMicros() {
+      return waitMicros;
     }
 
     public String ruleId() {

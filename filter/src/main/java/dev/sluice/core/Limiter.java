@@ -147,6 +147,37 @@ public final class Limiter {
   }
 
   /**
+   * Counts the allowed {@code decision} as held {@code micros} by the delay of its rule {@code i}.
+   */
+  public void countDelayed(Decision decision, int i, long micros) {
+    Bound b = bound;
+    if (b.counted != null && b.rules == decision.rules()) {
+      b.counted[i].countDelayed(micros);
+    }
+  }
+
+  /**
+   * Denies the allowed {@code decision} after all, by its rule {@code i}, retry after {@code
+   * retryAfterMicros}: a delayed request that will not wait for its slot. Gives back what it took,
+   * as far as not refilled, and counts it as that rule's denial. Only while the rules it was
+   * decided by are still in force: a reload or a store switch since has bound other counters,
+   * perhaps in another store, and the takes stand.
+   */
+  public Decision turnAway(Decision decision, int i, long retryAfterMicros) {
+    Bound b = bound;
+    if (b.rules == decision.rules()) {
+      b.store.refund(decision.taken());
+      for (int r = 0; b.counted != null && r < b.counted.length; r++) {
+        Permit p = decision.permit(r);
+        if (p != null && !b.rules.rules().get(r).shadow()) {
+          b.counted[r].countTurnedAway(r == i ? p.identity() : null);
+        }
+      }
+    }
+    return decision.turnedAway(i, retryAfterMicros);
+  }
+
+  /**
    * What the rules in force make of {@code request}, rule by rule, with what the store would decide
    * now for each rule that counts it, alone: read as {@link #decide} reads it, but nothing is
    * taken, and nothing counted in the metrics. A store that cannot answer is an {@link

@@ -23,6 +23,7 @@ public final class Rule {
   private final boolean shadow;
   private final OnError onError;
   private final RuleResponse response;
+  private final Delay delay;
 
   private Rule(Rule rule, boolean shadow) {
     this.id = rule.id;
@@ -36,6 +37,7 @@ public final class Rule {
     this.shadow = shadow;
     this.onError = rule.onError;
     this.response = rule.response;
+    this.delay = rule.delay;
   }
 
   /** This rule in shadow: it counts on its own and never denies. */
@@ -55,6 +57,7 @@ public final class Rule {
     this.shadow = b.shadow;
     this.onError = b.onError;
     this.response = b.response == null ? RuleResponse.standard(b.id) : b.response;
+    this.delay = b.delay;
   }
 
   boolean matches(String method, String[] segments) {
@@ -130,6 +133,11 @@ public final class Rule {
     return response;
   }
 
+  /** How requests over the rate wait for their slot; null when they are denied at once. */
+  public Delay delay() {
+    return delay;
+  }
+
   @Override
   public String toString() {
     return id
@@ -142,6 +150,7 @@ public final class Rule {
         + algorithm
         + " "
         + quota
+        + (delay == null ? "" : " " + delay)
         + (shadow ? " (shadow)" : "");
   }
 
@@ -158,6 +167,7 @@ public final class Rule {
     private boolean shadow;
     private OnError onError = OnError.FAIL_OPEN;
     private RuleResponse response;
+    private Delay delay;
 
     public Builder(String id, List<PathPattern> paths, Key key, Quota quota) {
       this.id = id;
@@ -199,6 +209,12 @@ public final class Rule {
 
     public Builder response(RuleResponse response) {
       this.response = response;
+      return this;
+    }
+
+    /** Its quotas must be {@link Quota#delayed} by the same delay. */
+    public Builder delay(Delay delay) {
+      this.delay = delay;
       return this;
     }
 

@@ -23,6 +23,12 @@ public final class Rules {
   private final Cors cors;
   private final Responses responses;
   private final boolean keyedByUser;
+  private final int maxWaiting;
+
+  /**
+   * Requests of all rules that may wait for their slot at once in one JVM, unless the file says.
+   */
+  public static final int DEFAULT_MAX_WAITING = 200;
 
   /** Rules answering with the default {@link Responses}. */
   public Rules(
@@ -43,6 +49,19 @@ public final class Rules {
       String apiKeyHeader,
       Cors cors,
       Responses responses) {
+    this(rules, excludes, clientIp, tiers, apiKeyHeader, cors, responses, DEFAULT_MAX_WAITING);
+  }
+
+  private Rules(
+      List<Rule> rules,
+      List<PathPattern> excludes,
+      ClientIp clientIp,
+      Tiers tiers,
+      String apiKeyHeader,
+      Cors cors,
+      Responses responses,
+      int maxWaiting) {
+    this.maxWaiting = maxWaiting;
     this.rules = Collections.unmodifiableList(rules);
     this.excludes = Collections.unmodifiableList(excludes);
     this.clientIp = clientIp;
@@ -63,12 +82,25 @@ public final class Rules {
 
   /** These rules with {@code others} in their place, sharing everything else. */
   public Rules with(List<Rule> others) {
-    return new Rules(others, excludes, clientIp, tiers, apiKeyHeader, cors, responses);
+    return new Rules(others, excludes, clientIp, tiers, apiKeyHeader, cors, responses, maxWaiting);
   }
 
   /** These rules finding clients by {@code other}, sharing everything else. */
   public Rules with(ClientIp other) {
-    return new Rules(rules, excludes, other, tiers, apiKeyHeader, cors, responses);
+    return new Rules(rules, excludes, other, tiers, apiKeyHeader, cors, responses, maxWaiting);
+  }
+
+  /** These rules letting {@code total} requests wait at once, sharing everything else. */
+  public Rules withMaxWaiting(int total) {
+    return new Rules(rules, excludes, clientIp, tiers, apiKeyHeader, cors, responses, total);
+  }
+
+  /**
+   * Requests of all rules with a {@link Delay} that may wait for their slot at once in one JVM;
+   * beyond them, a request that would wait is denied at once.
+   */
+  public int maxWaiting() {
+    return maxWaiting;
   }
 
   /** Whether a rule's key reads the user: only then is there anything to decide after login. */

@@ -23,6 +23,7 @@ public final class Enforcer {
   private final Limiter limiter;
   private final Admin admin;
   private final Clock clock;
+  private final WaitingRoom waitingRoom;
   private final Failures failures = new Failures(LOG);
 
   public Enforcer(Limiter limiter) {
@@ -35,9 +36,15 @@ public final class Enforcer {
 
   /** {@code clock} tells the time for {@code reset: epoch_seconds}. */
   Enforcer(Limiter limiter, Admin admin, Clock clock) {
+    this(limiter, admin, clock, WaitingRoom.THREAD);
+  }
+
+  /** {@code sleeper} waits for a delayed request's slot. */
+  Enforcer(Limiter limiter, Admin admin, Clock clock, WaitingRoom.Sleeper sleeper) {
     this.limiter = limiter;
     this.admin = admin;
     this.clock = clock;
+    this.waitingRoom = new WaitingRoom(sleeper);
   }
 
   /** Returns true when the application should serve the request, decided by every rule. */
@@ -61,7 +68,7 @@ public final class Enforcer {
       if (phase != Phase.AFTER_LOGIN && admin.answered(exchange)) {
         return false;
       }
-      decision = limiter.decide(exchange, phase);
+      decision = waitingRoom.hold(limiter.decide(exchange, phase), limiter);
     } catch (RuntimeException e) {
       String request = exchange.method() + " " + exchange.path();
       failures.log("Sluice could not decide " + request + "; letting it through", e);

@@ -70,6 +70,20 @@ final class Exposition {
       out.sample(local, r.decidedLocally(), RULE, r.ruleId(), "on_error", "fail_open");
       out.sample(local, r.deniedLocally(), RULE, r.ruleId(), "on_error", "fail_closed");
     }
+    String delayed = "sluice_rule_delayed_total";
+    out.family(
+        delayed,
+        "counter",
+        "Requests a rule's delay held until their slot (counted as allowed too); a request that"
+            + " found no place to wait is counted as denied.");
+    for (RuleStats r : rules) {
+      out.sample(delayed, r.delayed(), RULE, r.ruleId());
+    }
+    String waited = "sluice_rule_delay_seconds_total";
+    out.family(waited, "counter", "The time the delayed requests of a rule waited, together.");
+    for (RuleStats r : rules) {
+      out.sample(waited, r.delayMicros() / 1e6, RULE, r.ruleId());
+    }
     String top = "sluice_rule_top_limited_denials";
     out.family(
         top,

@@ -20,6 +20,8 @@ public final class RuleCounters {
   private final LongAdder shadowDenied = new LongAdder();
   private final LongAdder decidedLocally = new LongAdder();
   private final LongAdder deniedLocally = new LongAdder();
+  private final LongAdder delayed = new LongAdder();
+  private final LongAdder delayMicros = new LongAdder();
   private final LongSupplier micros;
   private final LongAdder topListsWorkedOut;
   private volatile TopLimited top;
@@ -63,6 +65,24 @@ public final class RuleCounters {
   /** A fail_closed denial, as Redis could not answer. */
   public void countDeniedLocally() {
     deniedLocally.increment();
+  }
+
+  /** A request this rule's delay held for {@code micros} until its slot (counted as allowed). */
+  public void countDelayed(long micros) {
+    delayed.increment();
+    delayMicros.add(micros);
+  }
+
+  /**
+   * A request counted as allowed that was denied after all: it found no place to wait for its slot,
+   * or its wait was interrupted. {@code identity} is the client when this rule is the one that
+   * denied it, else null: then the rule only takes back its count.
+   */
+  public void countTurnedAway(String identity) {
+    allowed.decrement();
+    if (identity != null) {
+      countDenied(identity);
+    }
   }
 
   String ruleId() {
@@ -127,6 +147,8 @@ public final class RuleCounters {
         shadowDenied(),
         decidedLocally(),
         deniedLocally(),
+        delayed.sum(),
+        delayMicros.sum(),
         () -> topLimited(raw));
   }
 

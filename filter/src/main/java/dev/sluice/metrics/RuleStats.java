@@ -19,6 +19,8 @@ public final class RuleStats {
   private final long shadowDenied;
   private final long decidedLocally;
   private final long deniedLocally;
+  private final long delayed;
+  private final long delayMicros;
   private Supplier<List<LimitedClient>> top;
   private List<LimitedClient> topLimited;
 
@@ -29,6 +31,8 @@ public final class RuleStats {
       long shadowDenied,
       long decidedLocally,
       long deniedLocally,
+      long delayed,
+      long delayMicros,
       Supplier<List<LimitedClient>> top) {
     this.ruleId = ruleId;
     this.allowed = allowed;
@@ -36,6 +40,8 @@ public final class RuleStats {
     this.shadowDenied = shadowDenied;
     this.decidedLocally = decidedLocally;
     this.deniedLocally = deniedLocally;
+    this.delayed = delayed;
+    this.delayMicros = delayMicros;
     this.top = top;
   }
 
@@ -72,6 +78,19 @@ public final class RuleStats {
    */
   public long deniedLocally() {
     return deniedLocally;
+  }
+
+  /**
+   * Requests this rule's {@code delay} held until their slot (already counted as allowed). A
+   * request that found no place to wait is counted as denied instead.
+   */
+  public long delayed() {
+    return delayed;
+  }
+
+  /** The time the {@link #delayed} requests waited, together, in microseconds. */
+  public long delayMicros() {
+    return delayMicros;
   }
 
   /**

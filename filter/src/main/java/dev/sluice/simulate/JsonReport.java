@@ -47,6 +47,10 @@ final class JsonReport {
     json.name("identities").value(tally.identities());
     json.name("wouldDeny").value(tally.denied);
     json.name("wouldDenyPercent").value(ReplayReport.percent(tally.denied, tally.matched));
+    if (tally.rule.delay() != null) {
+      json.name("wouldDelay").value(tally.delayed);
+      json.name("wouldDelayMeanMillis").value(tally.meanDelayMillis());
+    }
     json.name("peak");
     Seen peak = report.replay.peak(tally);
     if (peak == null) {

@@ -172,6 +172,11 @@ final class Replay {
     if (shadowDenies) {
       shadowDenied++;
     }
+    int delaying = decision.delaying();
+    if (delaying >= 0) {
+      // The log's clock has whole seconds: a second's requests arrive together, and queue.
+      tallies[delaying].delayed(decision.waitMicros());
+    }
   }
 
   /** The figures of {@code identity} for each rule, or null beyond the identities followed. */

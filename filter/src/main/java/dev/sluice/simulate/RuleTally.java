@@ -35,6 +35,11 @@ final class RuleTally {
   private final int at;
   long matched;
   long denied;
+
+  /** Requests the rule's delay would hold until their slot, and their waits together. */
+  long delayed;
+
+  long delayMicros;
   private long identities;
   private long untracked;
   private String peakIdentity;
@@ -51,6 +56,17 @@ final class RuleTally {
    */
   static int maxIdentities(int rules) {
     return (int) (IDENTITY_BYTES / (IDENTITY_OVERHEAD_BYTES + 8L * STRIDE * rules));
+  }
+
+  /** One allowed request this rule's delay would hold {@code micros} until its slot. */
+  void delayed(long micros) {
+    delayed++;
+    delayMicros += micros;
+  }
+
+  /** The mean wait of the {@link #delayed} requests, in milliseconds; 0 when none. */
+  long meanDelayMillis() {
+    return delayed == 0 ? 0 : delayMicros / delayed / 1_000;
   }
 
   /**

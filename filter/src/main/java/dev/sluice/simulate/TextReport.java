@@ -74,6 +74,17 @@ final class TextReport {
                 + ReplayReport.percent(tally.denied, tally.matched)
                 + "%)"
                 + (tally.rule.shadow() ? "; shadow: live it counts but never denies" : "")));
+    if (tally.rule.delay() != null) {
+      out.println(
+          line(
+              "would delay",
+              count(tally.delayed)
+                  + " ("
+                  + ReplayReport.percent(tally.delayed, tally.matched)
+                  + "%), waiting "
+                  + tally.meanDelayMillis()
+                  + " ms on average"));
+    }
     Seen peak = report.replay.peak(tally);
     if (peak != null) {
       out.println(line("peak", count(peak.peak) + " requests in one second, " + peak.identity));

@@ -22,12 +22,12 @@ import java.util.logging.Logger;
  * flat open-addressing {@link Segment}s, so an idle key is about 70 bytes and no object, and a
  * lookup touches one cache line. A request first decides on an optimistic, lock-free read: a denial
  * seen there is final, so a client flooding past its limit never takes a lock, and a one-rule
- * request commits what it saw allowed with one compare-and-set if nothing moved since. Otherwise
- * it locks the segments of all its rules in one global order (table, then segment), re-decides
- * only if a state moved since the read, and commits every rule or none: all-or-nothing is exact,
- * with no refunds and no deadlock. Idle state equals fresh state, so a background sweep drops it
- * without losing a count, and a {@link KeyBudget} per rule caps how many identities it tracks; an
- * identity only takes a key when a request of it is allowed, so denied floods cost no memory.
+ * request commits what it saw allowed with one compare-and-set if nothing moved since. Otherwise it
+ * locks the segments of all its rules in one global order (table, then segment), re-decides only if
+ * a state moved since the read, and commits every rule or none: all-or-nothing is exact, with no
+ * refunds and no deadlock. Idle state equals fresh state, so a background sweep drops it without
+ * losing a count, and a {@link KeyBudget} per rule caps how many identities it tracks; an identity
+ * only takes a key when a request of it is allowed, so denied floods cost no memory.
  */
 public final class MemoryStore implements Store {
   public static final long DEFAULT_MAX_KEYS = 1_000_000;
@@ -119,6 +119,18 @@ public final class MemoryStore implements Store {
   private static void decide(PermitInFlight[] claims, long now) {
     while (!decideOnce(claims, now)) {
       // An identity was swept, or its rule retired, between looking and locking: look again.
+    }
+  }
+
+  @Override
+  public void refund(List<Permit> permits) {
+    long now = clock.micros();
+    Hash128 hash = new Hash128(seed);
+    for (Permit permit : permits) {
+      if (permit.verdict.allowed()
+          && ((Table) permit.counters).algorithm() == Algorithm.TOKEN_BUCKET) {
+        new PermitInFlight(permit, hash.of(permit.identity)).refund(now);
+      }
     }
   }
 

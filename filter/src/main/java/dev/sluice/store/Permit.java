@@ -14,6 +14,7 @@ public final class Permit {
   final OnError onError;
   final Verdict verdict = new Verdict();
   private boolean decidedLocally;
+  private long take;
 
   public Permit(Counters counters, String identity, Quota quota, long cost, OnError onError) {
     this.counters = counters;
@@ -60,6 +61,19 @@ public final class Permit {
    */
   public boolean decidedLocally() {
     return decidedLocally;
+  }
+
+  /**
+   * What a shared store's server took when it allowed this permit (a bucket's TAT, a window's
+   * index), in the server's time: what {@link Store#refund} gives back. 0 until then.
+   */
+  public long take() {
+    return take;
+  }
+
+  /** Records what the shared store's server took for this allowed permit. */
+  public void tookAt(long take) {
+    this.take = take;
   }
 
   /** Says that the verdict is this JVM's, by the rule's {@code on_error}: a store's fallback. */

@@ -108,6 +108,34 @@ final class PermitInFlight {
     }
   }
 
+  /**
+   * Gives back what of this allowed token-bucket take (the TAT it left) has not refilled at {@code
+   * now}, where the identity is counted: its own slot, else the overflow. The same arithmetic as
+   * {@code token_bucket_refund} in {@code token_bucket.lua}, which says why it is exact.
+   */
+  void refund(long now) {
+    if (!refundIn(table.segmentOf(hi), hi, lo, now)) {
+      refundIn(table.overflow, Table.OVERFLOW_HI, Table.OVERFLOW_LO, now);
+    }
+  }
+
+  private boolean refundIn(Segment segment, long hi, long lo, long now) {
+    long stamp = segment.lockForWrite();
+    try {
+      int found = Segment.find(segment.slots, hi, lo);
+      if (found >= 0) {
+        long unspent =
+            Math.min(permit.cost * permit.quota.emissionMicros(), permit.verdict.nextFirst() - now);
+        if (unspent > 0) {
+          segment.slots[found + 2] -= unspent;
+        }
+      }
+      return found >= 0;
+    } finally {
+      segment.lock.unlockWrite(stamp);
+    }
+  }
+
   /** Decides on the state of ({@code hi}, {@code lo}) under a read lock; true if it has a slot. */
   private boolean evaluateRead(Segment segment, long hi, long lo, long now) {
     long stamp = segment.lock.readLock();

@@ -53,6 +53,15 @@ public interface Store extends Closeable {
    */
   void peek(List<Permit> permits);
 
+  /**
+   * Gives back, for each token-bucket permit that {@link #acquire} allowed, what of its take has
+   * not refilled yet: the slot of a delayed request that will not be served (it found no room to
+   * wait, or its wait was interrupted). A take undoes its own part only, however the clock moved
+   * since, as {@code refund.lua} does; permits of other algorithms are left as they are. Best
+   * effort: a shared store that cannot reach its server gives nothing back. Never throws.
+   */
+  void refund(List<Permit> permits);
+
   /** Forgets the counters of every rule not in {@code live}. */
   void retainOnly(Collection<? extends Counters> live);
 

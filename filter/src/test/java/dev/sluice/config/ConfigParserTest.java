@@ -231,8 +231,8 @@ class ConfigParserTest {
     assertThat(error.message())
         .isEqualTo(
             "unknown field, did you mean rules? (known here: enabled, store, fleet, rules_from,"
-                + " defaults, client_ip, api_key_header, exclude, tiers, rules, cors, response,"
-                + " metrics, admin, rollout)");
+                + " defaults, client_ip, api_key_header, exclude, max_waiting, tiers, rules, cors,"
+                + " response, metrics, admin, rollout)");
   }
 
   @Test
@@ -496,8 +496,7 @@ class ConfigParserTest {
 
   @Test
   void indentationMistakesNameTheLineToFix() {
-    ConfigError lessIndented =
-        onlyError("rules:\n  - id: a\n    limit: 5\n  window: 1m\n");
+    ConfigError lessIndented = onlyError("rules:\n  - id: a\n    limit: 5\n  window: 1m\n");
     assertThat(lessIndented.line()).isEqualTo(4);
     assertThat(lessIndented.message())
         .isEqualTo(
@@ -572,8 +571,8 @@ class ConfigParserTest {
         .isEqualTo(
             "f.yaml:1:16: store.type: must be memory or redis, got \"x\"\n"
                 + "f.yaml:2:1: bogus: unknown field (known here: enabled, store, fleet,"
-                + " rules_from, defaults, client_ip, api_key_header, exclude, tiers, rules, cors,"
-                + " response, metrics, admin, rollout)");
+                + " rules_from, defaults, client_ip, api_key_header, exclude, max_waiting, tiers,"
+                + " rules, cors, response, metrics, admin, rollout)");
   }
 
   @Test

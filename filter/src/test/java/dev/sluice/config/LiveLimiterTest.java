@@ -502,6 +502,11 @@ class LiveLimiterTest {
       }
 
       @Override
+      public void refund(List<Permit> permits) {
+        store.refund(permits);
+      }
+
+      @Override
       public void peek(List<Permit> permits) {
         store.peek(permits);
       }

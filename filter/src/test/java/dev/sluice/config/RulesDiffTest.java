@@ -86,6 +86,25 @@ class RulesDiffTest {
   }
 
   @Test
+  void aDelayIsNamedAndItsQueueIsNotABurst() {
+    String bucket =
+        "{ id: login, match: { path: /login }, key: ip, limit: 5, window: 1m,"
+            + " algorithm: token_bucket%s }";
+    assertThat(
+            RulesDiff.between(
+                rules(String.format(bucket, "")),
+                rules(String.format(bucket, ", delay: { max_wait: 2s }"))))
+        .hasToString("changed login (delay none->{max_wait 2000ms, immediate 0, max_waiting 100})");
+    assertThat(
+            RulesDiff.between(
+                rules(String.format(bucket, ", delay: { max_wait: 2s }")),
+                rules(String.format(bucket, ", delay: { max_wait: 3s, immediate: 1 }"))))
+        .hasToString(
+            "changed login (delay {max_wait 2000ms, immediate 0, max_waiting 100}"
+                + "->{max_wait 3000ms, immediate 1, max_waiting 100})");
+  }
+
+  @Test
   void sameRulesAreNoChange() {
     assertThat(RulesDiff.between(rules(LOGIN), rules(LOGIN)))
         .hasToString("no rule added, changed or removed");

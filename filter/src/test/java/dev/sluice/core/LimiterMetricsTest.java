@@ -143,6 +143,11 @@ class LimiterMetricsTest {
     }
 
     @Override
+    public void refund(List<Permit> permits) {
+      // it never took anything
+    }
+
+    @Override
     public void peek(List<Permit> permits) {
       throw new IllegalStateException("unreachable");
     }

@@ -85,6 +85,8 @@ class ExpositionTest {
         .containsExactly(
             "sluice_rule_decisions_total",
             "sluice_rule_local_decisions_total",
+            "sluice_rule_delayed_total",
+            "sluice_rule_delay_seconds_total",
             "sluice_redis_pipeline_commands_total",
             "sluice_redis_errors_total");
   }

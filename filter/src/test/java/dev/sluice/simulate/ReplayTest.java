@@ -55,6 +55,24 @@ class ReplayTest {
     return peer + " " + at(second) + " \"GET " + path + " HTTP/1.1\"" + rest + "\n";
   }
 
+  /** A second's requests arrive at once and queue: 5/s with max_wait 1s delays 5 of 8. */
+  @Test
+  void aDelayedRuleReportsItsWouldBeDelays() throws Exception {
+    String yaml =
+        "rules:\n  - { id: pay, match: { path: /pay }, key: ip, limit: 5, window: 1s,"
+            + " algorithm: token_bucket, delay: { max_wait: 1s } }\n";
+    StringBuilder log = new StringBuilder();
+    for (int i = 0; i < 8; i++) {
+      log.append(get("10.0.0.1", 1, "/pay", " 200 5"));
+    }
+    Replay replay = replay(yaml, "%h %t \"%r\" %s %b", log.toString());
+    RuleTally pay = replay.tallies()[0];
+    assertThat(pay.matched).isEqualTo(8);
+    assertThat(pay.delayed).as("slots at 200 ms to 1 s").isEqualTo(5);
+    assertThat(pay.denied).isEqualTo(2);
+    assertThat(pay.meanDelayMillis()).isEqualTo(600);
+  }
+
   @Test
   void anApiKeyHeaderInTheLogIsTheIdentityAndALineWithoutOneIsNotCounted() throws Exception {
     String yaml =

@@ -17,6 +17,11 @@ public final class BrokenStore implements Store {
   }
 
   @Override
+  public void refund(List<Permit> permits) {
+    // it never took anything
+  }
+
+  @Override
   public void peek(List<Permit> permits) {
     throw new IllegalStateException("broken on purpose");
   }

@@ -112,15 +112,19 @@ final class IdentityCall {
    * its take as acquire.lua replied it.
    */
   List<String> refundArgs(String time) {
+    return refundArgs(time, permits);
+  }
+
+  /** ARGV of refund.lua for {@code permits}, each allowed by acquire.lua with its take recorded. */
+  static List<String> refundArgs(String time, List<Permit> permits) {
     List<String> args = new ArrayList<>(1 + 5 * permits.size());
     args.add(time);
-    for (int i = 0; i < permits.size(); i++) {
-      Permit p = permits.get(i);
+    for (Permit p : permits) {
       args.add(((RedisCounters) p.counters()).code);
       args.add(Long.toString(p.quota().windowMicros()));
       args.add(Long.toString(p.quota().emissionMicros()));
       args.add(Long.toString(p.cost()));
-      args.add(Long.toString((Long) reply.get(4 * i + 3)));
+      args.add(Long.toString(p.take()));
     }
     return args;
   }
@@ -141,6 +145,7 @@ final class IdentityCall {
               (Long) values.get(4 * i + 1),
               (Long) values.get(4 * i + 2),
               (Long) values.get(4 * i + 3));
+      permits.get(i).tookAt((Long) values.get(4 * i + 3));
     }
   }
 

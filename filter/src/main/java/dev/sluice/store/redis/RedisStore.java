@@ -10,6 +10,7 @@ import dev.sluice.store.MemoryStore;
 import dev.sluice.store.Permit;
 import dev.sluice.store.Store;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
@@ -308,6 +309,33 @@ public final class RedisStore implements Store {
           call.keys,
           call.refundArgs(time.arg()),
           deadline);
+    }
+  }
+
+  /**
+   * Queues refund.lua for each permit Redis allowed, as a denied request's refunds are queued: not
+   * waited for, dropped after {@link #REFUND_PATIENCE_NANOS}. A permit decided in this JVM (Redis
+   * unreachable) took from the local share, whose next handover settles it: nothing to give back in
+   * Redis.
+   */
+  @Override
+  public void refund(List<Permit> permits) {
+    ConnectedClient current = maintenance.client();
+    if (current == null) {
+      return;
+    }
+    long deadline = System.nanoTime() + REFUND_PATIENCE_NANOS;
+    for (Permit p : permits) {
+      if (p.verdict().allowed() && !p.decidedLocally() && p.take() != 0) {
+        List<Permit> one = Collections.singletonList(p);
+        String[] keys = keysOf(one);
+        current.pipeliner.submit(
+            Script.REFUND,
+            breakers.of(keys[0]),
+            Arrays.asList(keys),
+            IdentityCall.refundArgs(time.arg(), one),
+            deadline);
+      }
     }
   }
 

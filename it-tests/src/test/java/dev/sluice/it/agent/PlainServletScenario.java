@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.it.AdminChecks;
 import dev.sluice.it.CorsChecks;
+import dev.sluice.it.DelayChecks;
 import dev.sluice.it.OwnBodyChecks;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,7 @@ abstract class PlainServletScenario extends AgentScenario {
         """
             + OwnBodyChecks.RULE
             + AdminChecks.RULE
+            + DelayChecks.RULE
             + "exclude: [/health]\n"
             + CorsChecks.SECTION
             + AdminChecks.SECTION);
@@ -49,6 +51,11 @@ abstract class PlainServletScenario extends AgentScenario {
     assertThat(http.get("/api/hello", "10.1.0.2").statusCode())
         .as("another client has its own limit")
         .isEqualTo(200);
+  }
+
+  @Test
+  void aDelayedRuleServesABurstAtItsRateAndDeniesTheRestAtOnce() throws Exception {
+    DelayChecks.assertABurstIsServedAtTheRateAndTheRestDeniedAtOnce(http, "10.1.9.1");
   }
 
   @Test
