@@ -86,7 +86,7 @@ public final class Quota {
    * delay, or when denied, or when it passes at once.
    */
   public long waitMicros(Verdict v) {
-    return v.allowed ? Math.max(0, v.resetMicros - promptMicros) : 0;
+    return v.allowed && isDelayed() ? Math.max(0, v.resetMicros - promptMicros) : 0;
   }
 
   /**

@@ -81,6 +81,19 @@ class DelayedQuotaTest {
     assertThat(quota.delayed(0, 1, SECOND).isDelayed()).isTrue();
   }
 
+  /**
+   * A window's reset can lie beyond what a bucket of the same quota would call prompt (a sliding
+   * window reports the end of its window; the Spring Boot starter's 3 an hour met it): without a
+   * delay that is never a wait.
+   */
+  @Test
+  void aWindowsResetIsNeverAWait() {
+    Quota quota = Quota.of(3, 3_600 * SECOND, 3);
+    Verdict v = new Verdict();
+    v.set(true, 2, 2 * 3_600 * SECOND, 0);
+    assertThat(quota.waitMicros(v)).isZero();
+  }
+
   @Test
   void negativeValuesAreRefused() {
     assertThatThrownBy(() -> Quota.of(5, SECOND, 5).delayed(-1, 1, SECOND))
