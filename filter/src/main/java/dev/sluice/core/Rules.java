@@ -23,6 +23,7 @@ public final class Rules {
   private final Cors cors;
   private final Responses responses;
   private final boolean keyedByUser;
+  private final boolean delays;
   private final int maxWaiting;
 
   /**
@@ -70,10 +71,13 @@ public final class Rules {
     this.cors = cors;
     this.responses = responses;
     boolean byUser = false;
+    boolean delayed = false;
     for (Rule rule : rules) {
       byUser |= rule.key().readsUser();
+      delayed |= rule.delay() != null;
     }
     this.keyedByUser = byUser;
+    this.delays = delayed;
   }
 
   public List<Rule> rules() {
@@ -101,6 +105,11 @@ public final class Rules {
    */
   public int maxWaiting() {
     return maxWaiting;
+  }
+
+  /** Whether a rule may hold a request for its slot: only then may a decision have a wait. */
+  public boolean delays() {
+    return delays;
   }
 
   /** Whether a rule's key reads the user: only then is there anything to decide after login. */

@@ -39,7 +39,7 @@ final class WaitingRoom {
    * served, or the denial it becomes when it found no place to wait or its wait was interrupted.
    */
   Decision hold(Decision decision, Limiter limiter) {
-    int delaying = decision.allowed() ? decision.delaying() : -1;
+    int delaying = decision.allowed() && decision.rules().delays() ? decision.delaying() : -1;
     if (delaying < 0) {
       return decision;
     }
