@@ -52,8 +52,7 @@ class Tomcat11RulesApiIT {
 
   private final LogCapture configLog = LogCapture.of("dev.sluice.config");
   private final String prefix = "rulesapi" + Long.toString(System.currentTimeMillis(), 36);
-  private final List<Container> containers = new ArrayList<>();
-  private final List<WebApp> apps = new ArrayList<>();
+  private final Tomcats tomcats = new Tomcats();
   private RedisServer redis;
   private ChildJvm follower;
   private Path followed;
@@ -74,21 +73,13 @@ class Tomcat11RulesApiIT {
             + ", redis: { url: "
             + redis.uri()
             + ", timeout: 2s } }\n";
-    published = deploy(store + ADMIN + RULES);
-    local = deploy(ADMIN + RULES);
-    localApp = apps.get(1);
+    published = tomcats.deploy(store + ADMIN + RULES);
+    local = tomcats.deploy(ADMIN + RULES);
+    localApp = tomcats.app(1);
     followed = Files.createTempDirectory("sluice-follower").resolve("local.yaml");
     Files.writeString(followed, store + RULES);
     follower = ChildJvm.start("follower", RulesFollower.class, followed.toString());
     follower.awaitLine("rules ", Duration.ofSeconds(60));
-  }
-
-  private Http deploy(String yaml) throws Exception {
-    WebApp app = WebApp.create(yaml);
-    apps.add(app);
-    Container container = new Tomcat11();
-    containers.add(container);
-    return new Http(container.start(app.dir()));
   }
 
   @AfterAll
@@ -98,13 +89,9 @@ class Tomcat11RulesApiIT {
       if (follower != null) {
         follower.close();
       }
-      for (Container container : containers) {
-        container.stop();
-      }
+      tomcats.stop();
     } finally {
-      for (WebApp app : apps) {
-        app.delete();
-      }
+      tomcats.delete();
       if (followed != null) {
         WebApp.deleteTree(followed.getParent());
       }

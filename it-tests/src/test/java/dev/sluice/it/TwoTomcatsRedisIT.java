@@ -53,8 +53,7 @@ class TwoTomcatsRedisIT {
   private static final long FLEET_WITHIN_MILLIS = 10_000;
 
   private final LogCapture storeLog = LogCapture.of("dev.sluice.store.redis");
-  private final List<Container> containers = new ArrayList<>();
-  private final List<WebApp> apps = new ArrayList<>();
+  private final Tomcats tomcats = new Tomcats();
   private final String prefix = "tt" + Long.toString(System.currentTimeMillis(), 36);
   private RedisServer redis;
   private Http a;
@@ -65,17 +64,9 @@ class TwoTomcatsRedisIT {
   void start() throws Exception {
     redis = RedisServers.standalone();
     String shared = REDIS.formatted(prefix, redis.uri()) + RULES;
-    a = deploy(shared);
-    b = deploy(shared);
-    memory = deploy(RULES);
-  }
-
-  private Http deploy(String yaml) throws Exception {
-    WebApp app = WebApp.create(yaml);
-    apps.add(app);
-    Container container = new Tomcat11();
-    containers.add(container);
-    return new Http(container.start(app.dir()));
+    a = tomcats.deploy(shared);
+    b = tomcats.deploy(shared);
+    memory = tomcats.deploy(RULES);
   }
 
   /**
@@ -85,9 +76,7 @@ class TwoTomcatsRedisIT {
   @AfterAll
   void stop() throws Exception {
     try {
-      for (Container container : containers) {
-        container.stop();
-      }
+      tomcats.stop();
       long deadline = System.currentTimeMillis() + 5_000;
       while (!sluiceThreads().isEmpty() && System.currentTimeMillis() < deadline) {
         Thread.sleep(20);
@@ -95,9 +84,7 @@ class TwoTomcatsRedisIT {
       assertThat(sluiceThreads()).as("Sluice threads alive after the servers stopped").isEmpty();
     } finally {
       storeLog.close();
-      for (WebApp app : apps) {
-        app.delete();
-      }
+      tomcats.delete();
       if (redis != null) {
         redis.close();
       }
