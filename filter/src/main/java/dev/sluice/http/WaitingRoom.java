@@ -4,6 +4,7 @@ import dev.sluice.core.Decision;
 import dev.sluice.core.Limiter;
 import dev.sluice.core.Rule;
 import dev.sluice.core.Rules;
+import dev.sluice.core.Waiting;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -67,11 +68,13 @@ final class WaitingRoom {
       if (!own.tryAcquire()) {
         return limiter.turnAway(decision, delaying, wait); // retry when its slot was due
       }
+      Waiting waiting = limiter.waiting(decision, delaying);
       try {
         sleeper.sleep(wait);
-        limiter.countDelayed(decision, delaying, wait);
+        waiting.served(wait);
         return decision;
       } catch (InterruptedException e) {
+        waiting.left();
         Thread.currentThread().interrupt(); // the container is stopping, most likely: say so
         return limiter.turnAway(decision, delaying, wait); // retry when its slot was due
       } finally {
