@@ -52,8 +52,8 @@ abstract class DelayScenarios {
 
   /**
    * The container runs in this JVM, so its threads and its log are in sight: the thread that held
-   * the hung-up request is back in the pool by the time the next slot is served, and nothing was
-   * logged above INFO, nor with a stack trace, by the container or by Sluice.
+   * the hung-up request has left the waiting room, alive, by the time the next slot is served, and
+   * nothing was logged above INFO, nor with a stack trace, by the container or by Sluice.
    */
   @Test
   void aClientThatHangsUpWhileWaitingLeavesNoThreadNorErrorBehind() throws Exception {
@@ -81,14 +81,14 @@ abstract class DelayScenarios {
           new HangUpChecks.ServerSide() {
             @Override
             public void whileWaiting() {
-              List<Thread> waiting = inSluice();
-              assertThat(waiting).as("the one server thread waiting in Sluice").hasSize(1);
+              List<Thread> waiting = waitingInSluice();
+              assertThat(waiting).as("the one server thread waiting").hasSize(1);
               holder[0] = waiting.get(0);
             }
 
             @Override
             public void afterwards() {
-              assertThat(inSluice()).as("no server thread left in Sluice").isEmpty();
+              assertThat(waitingInSluice()).as("no server thread left waiting").isEmpty();
               assertThat(holder[0].isAlive()).as("back in the pool, not ended").isTrue();
             }
           });
@@ -100,15 +100,16 @@ abstract class DelayScenarios {
     }
   }
 
-  /** The threads in a Sluice frame now: those holding a request in the Filter. */
-  private static List<Thread> inSluice() {
+  /** The threads holding a request in Sluice's waiting room now. */
+  private static List<Thread> waitingInSluice() {
     return Thread.getAllStackTraces().entrySet().stream()
-        .filter(e -> e.getKey() != Thread.currentThread() && inSluice(e.getValue()))
+        .filter(e -> e.getKey() != Thread.currentThread() && waitingInSluice(e.getValue()))
         .map(Map.Entry::getKey)
         .collect(Collectors.toList());
   }
 
-  private static boolean inSluice(StackTraceElement[] stack) {
-    return Arrays.stream(stack).anyMatch(f -> f.getClassName().startsWith("dev.sluice.servlet."));
+  private static boolean waitingInSluice(StackTraceElement[] stack) {
+    return Arrays.stream(stack)
+        .anyMatch(f -> f.getClassName().equals("dev.sluice.http.WaitingRoom"));
   }
 }
