@@ -75,6 +75,7 @@ final class StatusJson {
       json.name("deniedLocally").value(rule.deniedLocally());
       json.name("delayed").value(rule.delayed());
       json.name("delayMillis").value(rule.delayMicros() / 1_000);
+      json.name("waiting").value(rule.waiting());
       json.name("topLimited").beginArray();
       for (LimitedClient client : rule.topLimited()) {
         json.beginObject();

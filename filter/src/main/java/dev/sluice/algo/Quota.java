@@ -28,12 +28,21 @@ public final class Quota {
    */
   final long promptMicros;
 
+  /** Token bucket with a delay: requests over the rate that pass at once; 0 without a delay. */
+  final long immediate;
+
   /** {@link #limit} in decimal, made once: every limited response carries it. */
   private final String limitText;
 
   private Quota(long limit, long windowMicros, long burst, long emissionMicros) {
     this(
-        limit, windowMicros, burst, emissionMicros, burst * emissionMicros, burst * emissionMicros);
+        limit,
+        windowMicros,
+        burst,
+        emissionMicros,
+        burst * emissionMicros,
+        burst * emissionMicros,
+        0);
   }
 
   private Quota(
@@ -42,7 +51,8 @@ public final class Quota {
       long burst,
       long emissionMicros,
       long toleranceMicros,
-      long promptMicros) {
+      long promptMicros,
+      long immediate) {
     this.limit = limit;
     this.limitText = Long.toString(limit);
     this.windowMicros = windowMicros;
@@ -50,6 +60,7 @@ public final class Quota {
     this.emissionMicros = emissionMicros;
     this.toleranceMicros = toleranceMicros;
     this.promptMicros = promptMicros;
+    this.immediate = immediate;
   }
 
   /**
@@ -73,7 +84,27 @@ public final class Quota {
     long prompt = (immediate + cost) * emissionMicros;
     long tolerance = prompt + maxWaitMicros;
     return new Quota(
-        limit, windowMicros, tolerance / emissionMicros, emissionMicros, tolerance, prompt);
+        limit,
+        windowMicros,
+        tolerance / emissionMicros,
+        emissionMicros,
+        tolerance,
+        prompt,
+        immediate);
+  }
+
+  /**
+   * This quota as one of {@code n} equal shares, as a JVM of a fleet of {@code n} enforces it
+   * alone: limit ÷ n and burst ÷ n, at least one each, on the same window. A delay stays a delay:
+   * the same longest wait, immediate ÷ n passing at once, the rest spaced at the share's rate.
+   */
+  public Quota share(int n) {
+    Quota share = of(Math.max(1, limit / n), windowMicros, Math.max(1, burst / n));
+    if (!isDelayed()) {
+      return share;
+    }
+    long cost = promptMicros / emissionMicros - immediate;
+    return share.delayed(immediate / n, cost, toleranceMicros - promptMicros);
   }
 
   /** True when a request of this quota may be held until its slot rather than denied. */

@@ -107,7 +107,7 @@ public final class Decision {
     for (int i = 0; allowed && i < permits.length; i++) {
       Permit p = permits[i];
       long wait =
-          p == null || rules.rules().get(i).shadow() ? 0 : p.quota().waitMicros(p.verdict());
+          p == null || rules.rules().get(i).shadow() ? 0 : p.decidedUnder().waitMicros(p.verdict());
       if (wait > longest) {
         delaying = i;
         longest = wait;
@@ -119,7 +119,7 @@ public final class Decision {
   /** When allowed, how long the request waits for its slot: 0 when it passes at once. */
   public long waitMicros() {
     int i = delaying();
-    return i < 0 ? 0 : permits[i].quota().waitMicros(permits[i].verdict());
+    return i < 0 ? 0 : permits[i].decidedUnder().waitMicros(permits[i].verdict());
   }
 
   /** The permits the enforcing rules took for this allowed request: what a refund gives back. */

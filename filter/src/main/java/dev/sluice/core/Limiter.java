@@ -147,13 +147,14 @@ public final class Limiter {
   }
 
   /**
-   * Counts the allowed {@code decision} as held {@code micros} by the delay of its rule {@code i}.
+   * The allowed {@code decision} begins to wait for the slot its rule {@code i} reserved: counted
+   * as waiting now until the returned wait ends, if the rules it was decided by are still in force.
    */
-  public void countDelayed(Decision decision, int i, long micros) {
+  public Waiting waiting(Decision decision, int i) {
     Bound b = bound;
-    if (b.counted != null && b.rules == decision.rules()) {
-      b.counted[i].countDelayed(micros);
-    }
+    return b.counted != null && b.rules == decision.rules()
+        ? new Waiting(b.counted[i])
+        : Waiting.UNCOUNTED;
   }
 
   /**

@@ -17,6 +17,9 @@ public final class RateLimitHeaders {
 
   public static final String RETRY_AFTER = "Retry-After";
 
+  /** How long a delayed request waited for its slot, in milliseconds, in either style. */
+  public static final String DELAY = "X-RateLimit-Delay-Ms";
+
   private RateLimitHeaders() {}
 
   static void write(Decision decision, Exchange exchange, Clock clock) {
@@ -36,6 +39,11 @@ public final class RateLimitHeaders {
     }
     if (!decision.allowed()) {
       exchange.setHeader(RETRY_AFTER, Long.toString(decision.retryAfterSeconds()));
+    } else if (decision.rules().delays()) {
+      long waited = decision.waitMicros();
+      if (waited > 0) {
+        exchange.setHeader(DELAY, Long.toString((waited + 999) / 1_000)); // rounded up, as ever
+      }
     }
   }
 }

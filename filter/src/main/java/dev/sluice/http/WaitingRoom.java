@@ -3,6 +3,11 @@ package dev.sluice.http;
 import dev.sluice.core.Decision;
 import dev.sluice.core.Limiter;
 import dev.sluice.core.Rule;
+import dev.sluice.core.Rules;
+import dev.sluice.core.Waiting;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Semaphore;
@@ -17,7 +22,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The places are counted per rule id and size, so a reload that keeps a rule keeps its count of
  * waiting requests; a reload that changes a size starts a fresh count, and for as long as the
- * requests under the old size still wait, both may be filled.
+ * requests under the old size still wait, both may be filled. The first request after a reload
+ * forgets the places of the rules no longer in force that nobody waits in, and the last request to
+ * leave such a place forgets it: no lock on the way, and no place kept for a dropped rule.
  */
 final class WaitingRoom {
   /** How a thread waits; tests pass one that only records. */
@@ -27,8 +34,11 @@ final class WaitingRoom {
 
   static final Sleeper THREAD = TimeUnit.MICROSECONDS::sleep;
 
-  private final ConcurrentMap<String, Semaphore> places = new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, Places> places = new ConcurrentHashMap<>();
   private final Sleeper sleeper;
+
+  /** The rules whose places were last tidied: other rules in force mean a reload since. */
+  private volatile Rules tidied = Rules.NONE;
 
   WaitingRoom(Sleeper sleeper) {
     this.sleeper = sleeper;
@@ -39,14 +49,18 @@ final class WaitingRoom {
    * served, or the denial it becomes when it found no place to wait or its wait was interrupted.
    */
   Decision hold(Decision decision, Limiter limiter) {
+    Rules now = limiter.rules();
+    if (now != tidied) {
+      tidy(now);
+    }
     int delaying = decision.allowed() && decision.rules().delays() ? decision.delaying() : -1;
     if (delaying < 0) {
       return decision;
     }
     long wait = decision.waitMicros();
     Rule rule = decision.rules().rules().get(delaying);
-    Semaphore total = places("", decision.rules().maxWaiting());
-    Semaphore own = places(rule.id(), rule.delay().maxWaiting());
+    Places total = places("", decision.rules().maxWaiting());
+    Places own = places(rule.id(), rule.delay().maxWaiting());
     if (!total.tryAcquire()) {
       return limiter.turnAway(decision, delaying, wait); // retry when its slot was due
     }
@@ -54,11 +68,13 @@ final class WaitingRoom {
       if (!own.tryAcquire()) {
         return limiter.turnAway(decision, delaying, wait); // retry when its slot was due
       }
+      Waiting waiting = limiter.waiting(decision, delaying);
       try {
         sleeper.sleep(wait);
-        limiter.countDelayed(decision, delaying, wait);
+        waiting.served(wait);
         return decision;
       } catch (InterruptedException e) {
+        waiting.left();
         Thread.currentThread().interrupt(); // the container is stopping, most likely: say so
         return limiter.turnAway(decision, delaying, wait); // retry when its slot was due
       } finally {
@@ -66,17 +82,61 @@ final class WaitingRoom {
       }
     } finally {
       total.release();
+      if (decision.rules() != tidied) {
+        tidy(limiter.rules()); // decided before a reload: its places may be no rule's now
+      }
     }
   }
 
-  private Semaphore places(String rule, int size) {
-    String name = rule + '/' + size;
-    Semaphore places = this.places.get(name);
+  /** Forgets the places of rules not in {@code now} that nobody waits in. */
+  private void tidy(Rules now) {
+    tidied = now;
+    Set<String> inForce = new HashSet<>();
+    if (now.delays()) {
+      inForce.add(name("", now.maxWaiting()));
+      for (Rule rule : now.rules()) {
+        if (rule.delay() != null) {
+          inForce.add(name(rule.id(), rule.delay().maxWaiting()));
+        }
+      }
+    }
+    for (Map.Entry<String, Places> kept : places.entrySet()) {
+      Places p = kept.getValue();
+      if (!inForce.contains(kept.getKey()) && p.availablePermits() == p.size) {
+        places.remove(kept.getKey(), p);
+      }
+    }
+  }
+
+  /** The places kept, as rule id '/' size ("" for the file's): for tests. */
+  Set<String> places() {
+    return places.keySet();
+  }
+
+  private Places places(String rule, int size) {
+    String name = name(rule, size);
+    Places places = this.places.get(name);
     if (places == null) {
-      Semaphore fresh = new Semaphore(size);
+      Places fresh = new Places(size);
       places = this.places.putIfAbsent(name, fresh);
       places = places == null ? fresh : places;
     }
     return places;
+  }
+
+  private static String name(String rule, int size) {
+    return rule + '/' + size;
+  }
+
+  /** The places to wait in for one rule, or for all: all free when nobody waits. */
+  private static final class Places extends Semaphore {
+    private static final long serialVersionUID = 1L;
+
+    final int size;
+
+    Places(int size) {
+      super(size);
+      this.size = size;
+    }
   }
 }

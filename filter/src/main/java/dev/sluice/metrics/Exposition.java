@@ -84,6 +84,11 @@ final class Exposition {
     for (RuleStats r : rules) {
       out.sample(waited, r.delayMicros() / 1e6, RULE, r.ruleId());
     }
+    String waiting = "sluice_rule_waiting";
+    out.family(waiting, "gauge", "Requests waiting for their slot now, by a rule's delay.");
+    for (RuleStats r : rules) {
+      out.sample(waiting, r.waiting(), RULE, r.ruleId());
+    }
     String top = "sluice_rule_top_limited_denials";
     out.family(
         top,

@@ -22,6 +22,7 @@ public final class RuleCounters {
   private final LongAdder deniedLocally = new LongAdder();
   private final LongAdder delayed = new LongAdder();
   private final LongAdder delayMicros = new LongAdder();
+  private final LongAdder waiting = new LongAdder();
   private final LongSupplier micros;
   private final LongAdder topListsWorkedOut;
   private volatile TopLimited top;
@@ -67,10 +68,24 @@ public final class RuleCounters {
     deniedLocally.increment();
   }
 
-  /** A request this rule's delay held for {@code micros} until its slot (counted as allowed). */
+  /** A request begins to wait for the slot this rule's delay reserved. */
+  public void countWaiting() {
+    waiting.increment();
+  }
+
+  /**
+   * A request this rule's delay held for {@code micros} until its slot (counted as allowed): it
+   * waits no more.
+   */
   public void countDelayed(long micros) {
     delayed.increment();
     delayMicros.add(micros);
+    waiting.decrement();
+  }
+
+  /** A request stopped waiting before its slot, and is not served. */
+  public void countLeftWaiting() {
+    waiting.decrement();
   }
 
   /**
@@ -149,6 +164,7 @@ public final class RuleCounters {
         deniedLocally(),
         delayed.sum(),
         delayMicros.sum(),
+        waiting.sum(),
         () -> topLimited(raw));
   }
 

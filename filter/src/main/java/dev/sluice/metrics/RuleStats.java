@@ -21,6 +21,7 @@ public final class RuleStats {
   private final long deniedLocally;
   private final long delayed;
   private final long delayMicros;
+  private final long waiting;
   private Supplier<List<LimitedClient>> top;
   private List<LimitedClient> topLimited;
 
@@ -33,6 +34,7 @@ public final class RuleStats {
       long deniedLocally,
       long delayed,
       long delayMicros,
+      long waiting,
       Supplier<List<LimitedClient>> top) {
     this.ruleId = ruleId;
     this.allowed = allowed;
@@ -42,6 +44,7 @@ public final class RuleStats {
     this.deniedLocally = deniedLocally;
     this.delayed = delayed;
     this.delayMicros = delayMicros;
+    this.waiting = waiting;
     this.top = top;
   }
 
@@ -86,6 +89,11 @@ public final class RuleStats {
    */
   public long delayed() {
     return delayed;
+  }
+
+  /** Requests waiting for their slot now, in this JVM. */
+  public long waiting() {
+    return waiting;
   }
 
   /** The time the {@link #delayed} requests waited, together, in microseconds. */

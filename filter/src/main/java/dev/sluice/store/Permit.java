@@ -14,6 +14,7 @@ public final class Permit {
   final OnError onError;
   final Verdict verdict = new Verdict();
   private boolean decidedLocally;
+  private Quota decidedUnder;
   private long take;
 
   public Permit(Counters counters, String identity, Quota quota, long cost, OnError onError) {
@@ -79,5 +80,19 @@ public final class Permit {
   /** Says that the verdict is this JVM's, by the rule's {@code on_error}: a store's fallback. */
   public void markDecidedLocally() {
     decidedLocally = true;
+  }
+
+  /** Says that the verdict is this JVM's, reached under {@code share}, its part of the quota. */
+  public void markDecidedLocally(Quota share) {
+    decidedLocally = true;
+    decidedUnder = share;
+  }
+
+  /**
+   * The quota the verdict was reached under: the rule's, or this JVM's share of it when decided
+   * locally. A delayed request's wait is its verdict's under that quota.
+   */
+  public Quota decidedUnder() {
+    return decidedUnder == null ? quota : decidedUnder;
   }
 }

@@ -185,4 +185,79 @@ class DelayTest {
     assertThat(entry.allowed()).isTrue();
     assertThat(entry.waitMicros()).isEqualTo(400 * MS);
   }
+
+  @Test
+  void aDelayedResponseSaysHowLongItWaitedInEitherHeaderStyle() throws Exception {
+    for (String style : new String[] {"", "response: { headers: ietf }\n"}) {
+      Enforcer enforcer = enforcer(style, "{ max_wait: 200ms }");
+      FakeExchange prompt = pay();
+      FakeExchange delayed = pay();
+      FakeExchange denied = pay();
+      enforcer.admit(prompt);
+      enforcer.admit(delayed);
+      assertThat(enforcer.admit(denied)).isFalse();
+      assertThat(prompt.headers).as("%s", style).doesNotContainKey(RateLimitHeaders.DELAY);
+      assertThat(delayed.headers).as("%s", style).containsEntry(RateLimitHeaders.DELAY, "200");
+      assertThat(denied.headers).as("%s", style).doesNotContainKey(RateLimitHeaders.DELAY);
+      clock.advance(SECOND);
+    }
+  }
+
+  /** The gauge of requests waiting now, read while a request waits and after it stopped. */
+  private List<String> waitingWhileAndAfter(Enforcer enforcer, WaitingRoom.Sleeper during)
+      throws Exception {
+    List<String> seen = new ArrayList<>();
+    sleeper =
+        micros -> {
+          sleeper = waits::add;
+          seen.add(waitingNow());
+          during.sleep(micros);
+        };
+    enforcer.admit(pay());
+    seen.add(waitingNow());
+    return seen;
+  }
+
+  private String waitingNow() {
+    RuleStats pay = metrics.rule("pay");
+    String text = metrics.prometheusText();
+    String sample = "sluice_rule_waiting{rule=\"pay\"} ";
+    int at = text.indexOf(sample);
+    return pay.waiting()
+        + " "
+        + (at < 0 ? "none" : text.substring(at + sample.length(), text.indexOf('\n', at)));
+  }
+
+  @Test
+  void theWaitingGaugeCountsARequestWhileItWaits() throws Exception {
+    Enforcer enforcer = enforcer("", "{ max_wait: 2s }");
+    assertThat(waitingNow()).isEqualTo("0 0");
+    enforcer.admit(pay());
+    assertThat(waitingWhileAndAfter(enforcer, micros -> {})).containsExactly("1 1", "0 0");
+    assertThat(
+            waitingWhileAndAfter(
+                enforcer,
+                micros -> {
+                  throw new InterruptedException();
+                }))
+        .as("interrupted")
+        .containsExactly("1 1", "0 0");
+    assertThat(Thread.interrupted()).isTrue();
+  }
+
+  /** A reload that keeps the rule while its request waits: the gauge still goes back to 0. */
+  @Test
+  void theWaitingGaugeGoesBackToZeroWhenTheRulesAreReloadedDuringTheWait() throws Exception {
+    Enforcer enforcer = enforcer("", "{ max_wait: 2s }");
+    enforcer.admit(pay());
+    dev.sluice.core.Rules reloaded =
+        ConfigParser.parse(
+                "test.yaml",
+                "rules:\n  - { id: pay, match: { path: /pay }, key: ip, limit: 4, window: 1s,"
+                    + " algorithm: token_bucket, delay: { max_wait: 2s } }\n")
+            .rules();
+    assertThat(waitingWhileAndAfter(enforcer, micros -> limiter.apply(reloaded)))
+        .containsExactly("1 1", "0 0");
+    assertThat(metrics.rule("pay").delayed()).as("counted, reload or not").isEqualTo(1);
+  }
 }

@@ -131,7 +131,7 @@ public final class AdminChecks {
     assertThat(operator(http, "/_sluice/rules").body()).isEqualTo(rules.body());
   }
 
-  private static HttpResponse<String> operator(Http http, String path) throws Exception {
+  static HttpResponse<String> operator(Http http, String path) throws Exception {
     return http.get(path, OPERATOR, "Authorization", "Bearer " + TOKEN);
   }
 

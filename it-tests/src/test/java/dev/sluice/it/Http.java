@@ -20,6 +20,7 @@ public final class Http {
   public static final String REMAINING = "X-RateLimit-Remaining";
   public static final String RESET = "X-RateLimit-Reset";
   public static final String RETRY_AFTER = "Retry-After";
+  public static final String DELAY = "X-RateLimit-Delay-Ms";
 
   private final HttpClient client =
       HttpClient.newBuilder()

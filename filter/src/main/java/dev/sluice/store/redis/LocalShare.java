@@ -81,7 +81,7 @@ final class LocalShare {
     for (int i = 0; i < permits.size(); i++) {
       Permit permit = permits.get(i);
       copy(local.get(i), permit);
-      permit.markDecidedLocally();
+      permit.markDecidedLocally(local.get(i).quota());
       if (permit.verdict().allowed()) {
         String code = ((RedisCounters) permit.counters()).code;
         ledger.remember(keys.get(i), code, permit.quota(), permit.cost());
@@ -157,11 +157,7 @@ final class LocalShare {
     }
     Quota share = current.byQuota.get(quota);
     if (share == null) {
-      share =
-          Quota.of(
-              Math.max(1, quota.limit() / size),
-              quota.windowMicros(),
-              Math.max(1, quota.burst() / size));
+      share = quota.share(size);
       current.byQuota.put(quota, share);
     }
     return share;

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.it.AdminChecks;
 import dev.sluice.it.CorsChecks;
 import dev.sluice.it.DelayChecks;
+import dev.sluice.it.HangUpChecks;
 import dev.sluice.it.OwnBodyChecks;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
@@ -27,6 +28,7 @@ abstract class PlainServletScenario extends AgentScenario {
             + OwnBodyChecks.RULE
             + AdminChecks.RULE
             + DelayChecks.RULE
+            + HangUpChecks.RULE
             + "exclude: [/health]\n"
             + CorsChecks.SECTION
             + AdminChecks.SECTION);
@@ -56,6 +58,27 @@ abstract class PlainServletScenario extends AgentScenario {
   @Test
   void aDelayedRuleServesABurstAtItsRateAndDeniesTheRestAtOnce() throws Exception {
     DelayChecks.assertABurstIsServedAtTheRateAndTheRestDeniedAtOnce(http, "10.1.9.1");
+  }
+
+  /** What the container's JVM writes while a client hangs up must hold no error either. */
+  @Test
+  void aClientThatHangsUpWhileWaitingKeepsItsSlotAndLeavesNothingWaiting() throws Exception {
+    int before = server.jvm().output().length();
+    HangUpChecks.assertAHungUpRequestKeepsItsSlotAndLeavesNothingWaiting(
+        http,
+        "10.1.9.2",
+        new HangUpChecks.ServerSide() {
+          @Override
+          public void whileWaiting() {}
+
+          @Override
+          public void afterwards() {
+            assertThat(server.jvm().output().substring(before))
+                .doesNotContain("Exception")
+                .doesNotContain("SEVERE")
+                .doesNotContain("WARN");
+          }
+        });
   }
 
   @Test

@@ -27,15 +27,15 @@ final class CannedStatus {
   private String problem;
 
   CannedStatus(String hostileClient) {
-    add(rule("login", "enforce", 120, 7, 0, 3, 1, 4, 1_000), client(hostileClient, 5, 1));
+    add(rule("login", "enforce", 120, 7, 0, 3, 1, 4, 1_000, 2), client(hostileClient, 5, 1));
     rules.get("login").getAsJsonArray("topLimited").add(client("203.0.113.9", 2, 0));
-    add(rule("api", "enforce", 4321, 12, 0, 0, 0, 0, 0), client("key:abc", 12, 2));
-    add(rule("search", "shadow", 50, 0, 9, 0, 0, 0, 0), null);
+    add(rule("api", "enforce", 4321, 12, 0, 0, 0, 0, 0, 0), client("key:abc", 12, 2));
+    add(rule("search", "shadow", 50, 0, 9, 0, 0, 0, 0, 0), null);
     rules.get("search").addProperty("enforcesAt", start + 600_000); // on trial for ten minutes
     for (int ago = 6; ago >= 1; ago--) {
       JsonObject counters = new JsonObject();
       if (ago > 3) {
-        counters.add("old", sampled(rule("old", "enforce", 10, 3, 0, 0, 0, 0, 0)));
+        counters.add("old", sampled(rule("old", "enforce", 10, 3, 0, 0, 0, 0, 0, 0)));
       }
       for (JsonObject rule : rules.values()) {
         if (ago <= 3 || !rule.get("id").getAsString().equals("search")) {
@@ -174,7 +174,8 @@ final class CannedStatus {
             "decidedLocally",
             "deniedLocally",
             "delayed",
-            "delayMillis");
+            "delayMillis",
+            "waiting");
     for (int i = 0; i < names.size(); i++) {
       rule.addProperty(names.get(i), counts[i]);
     }

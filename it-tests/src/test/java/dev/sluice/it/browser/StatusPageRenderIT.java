@@ -37,8 +37,8 @@ class StatusPageRenderIT {
 
       assertThat(rows(browser, cells(ROWS)))
           .containsExactly(
-              List.of("login", "enforce", "120", "7", "0", "3", "1", "4", "250 ms", "0"),
-              List.of("api", "enforce", "4,321", "12", "0", "0", "0", "0", "", "0"),
+              List.of("login", "enforce", "120", "7", "0", "3", "1", "4", "250 ms", "2", "0"),
+              List.of("api", "enforce", "4,321", "12", "0", "0", "0", "0", "", "0", "0"),
               List.of(
                   "search",
                   "shadow enforces at " + clock(status.start + 600_000),
@@ -49,6 +49,7 @@ class StatusPageRenderIT {
                   "0",
                   "0",
                   "",
+                  "0",
                   "0"));
       assertThat(strings(browser, attribute(ROWS, "data-rule")))
           .containsExactly("login", "api", "search");
@@ -197,7 +198,7 @@ class StatusPageRenderIT {
   }
 
   private static String rateCell(String rule) {
-    return cell(rule, 9);
+    return cell(rule, 10);
   }
 
   /** The y of each point of a rule's line: the same everywhere when its rate never changed. */

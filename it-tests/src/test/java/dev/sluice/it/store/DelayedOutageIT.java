@@ -1,0 +1,101 @@
+package dev.sluice.it.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.config.ConfigSource;
+import dev.sluice.config.LiveLimiter;
+import dev.sluice.core.Decision;
+import dev.sluice.core.TestRequest;
+import dev.sluice.it.redis.RedisProcess;
+import dev.sluice.it.redis.RedisServers;
+import dev.sluice.store.Clock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A fail_open delayed rule with Redis killed: this JVM's share (20/s ÷ a fleet of 4 = one slot per
+ * 200 ms) still spaces a burst into slots up to max_wait rather than letting it through at once.
+ */
+class DelayedOutageIT {
+  private static RedisProcess redis;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startRedis() {
+    redis = RedisServers.localProcess();
+  }
+
+  @AfterAll
+  static void stopRedis() {
+    redis.close();
+  }
+
+  private LiveLimiter limiter() throws Exception {
+    String yaml =
+        """
+        store:
+          type: redis
+          key_prefix: delayed-outage%d
+          redis: { url: "%s", timeout: 50ms }
+        fleet: { size: 4 }
+        rules:
+          - { id: pay, match: { path: /pay }, key: ip, limit: 20, window: 1s,
+              algorithm: token_bucket, delay: { max_wait: 2s } }
+        """
+            .formatted(ProcessHandle.current().pid(), redis.uri());
+    Path file = Files.writeString(dir.resolve("ratelimit.yaml"), yaml, StandardCharsets.UTF_8);
+    return LiveLimiter.manual(ConfigSource.of(file.toString(), null), Clock.SYSTEM);
+  }
+
+  private static Decision pay(LiveLimiter live, String client) {
+    return live.limiter().decide(TestRequest.get("/pay").from(client));
+  }
+
+  @Test
+  void aBurstIsSpacedAtThisJvmsShareOfTheRateUpToMaxWait() throws Exception {
+    try (LiveLimiter live = limiter()) {
+      assertThat(pay(live, "10.0.0.1").permit(0).decidedLocally()).isFalse();
+      redis.kill();
+      try {
+        // The breaker opens after the first calls time out: other clients pay for that.
+        for (int i = 0; i < 2 * Outage.WARMUP; i++) {
+          pay(live, "10.0.1." + i);
+        }
+        long began = System.nanoTime();
+        List<Long> waits = new ArrayList<>();
+        int denied = 0;
+        for (int i = 0; i < 15; i++) {
+          Decision d = pay(live, "10.0.0.2");
+          assertThat(d.permit(0).decidedLocally()).as("decided locally").isTrue();
+          if (d.allowed()) {
+            waits.add(d.waitMicros() / 1_000);
+          } else {
+            denied++;
+          }
+        }
+        long millis = (System.nanoTime() - began) / 1_000_000;
+        System.out.printf(
+            "DelayedOutageIT: waits %s ms, %d denied, in %d ms%n", waits, denied, millis);
+        assertThat(waits.get(0)).as("the first passes at once").isZero();
+        for (int k = 1; k < waits.size(); k++) {
+          assertThat(waits.get(k) - waits.get(k - 1))
+              .as("slot %d is 200 ms after the one before, less the time between: %s", k, waits)
+              .isBetween(200 - millis, 200L);
+        }
+        assertThat(waits).allSatisfy(w -> assertThat(w).isBetween(0L, 2_000L));
+        assertThat(waits.size()).isBetween(11, 11 + (int) (millis / 200) + 1);
+        assertThat(denied).as("beyond max_wait: denied").isPositive();
+      } finally {
+        redis.restart();
+      }
+    }
+  }
+}
