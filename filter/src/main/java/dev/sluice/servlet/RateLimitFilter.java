@@ -7,7 +7,7 @@ import dev.sluice.config.StartRefusedException;
 import dev.sluice.core.Phase;
 import dev.sluice.http.Enforcer;
 import dev.sluice.metrics.Metrics;
-import dev.sluice.otel.Tracing;
+import dev.sluice.otel.SpanAttributes;
 import dev.sluice.support.Failures;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -52,7 +52,7 @@ import java.util.logging.Logger;
  * <p>{@link #withMetrics} hands an application the limiter's metrics, for its meter registry (with
  * sluice-micrometer: {@code RateLimitFilter.withMetrics(context, m -> new
  * SluiceMeters(m).bindTo(registry))}). Where the application has the OpenTelemetry API, each
- * decision goes onto the request's current span as attributes (see {@link Tracing}).
+ * decision goes onto the request's current span as attributes (see {@link SpanAttributes}).
  */
 public class RateLimitFilter implements Filter {
   /** The init-param that makes a mapping decide the rules keyed by the user, after login. */
@@ -102,11 +102,7 @@ public class RateLimitFilter implements Filter {
     }
     live = given != null ? given : start(config);
     live.servesContext(config.getServletContext().getContextPath());
-    enforcer =
-        new Enforcer(
-            live.limiter(),
-            live.admin(),
-            Tracing.listener(RateLimitFilter.class.getClassLoader()));
+    enforcer = new Enforcer(live.limiter(), live.admin(), new SpanAttributes());
     context.setAttribute(ENFORCER_ATTRIBUTE, enforcer);
     MetricsHandoff.started(context, live.metrics());
   }

@@ -13,30 +13,41 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A web app limited by the web.xml Filter (the published jar, no agent of ours), on Tomcat 11 with
- * the OpenTelemetry Java agent, and the OpenTelemetry API in its WEB-INF/lib, which that agent
- * bridges to its own spans: the server span of each request carries Sluice's decision, so the
- * trace of a 429 says which rule denied it.
+ * A web app on Tomcat 11 with the OpenTelemetry Java agent and the OpenTelemetry API in its
+ * WEB-INF/lib, which that agent bridges to its own spans, limited by the web.xml Filter (the
+ * published jar, no agent of ours) or by our agent (no Filter): either way the server span of each
+ * request carries Sluice's decision, so the trace of a 429 says which rule denied it.
  */
-class FilterSpanAttributesIT {
-  private static final String RULES = OpenTelemetryAgentIT.RULES;
-
+class SpanAttributesIT {
   private static final String CLIENT = "10.9.2.1";
 
-  @Test
-  void theServerSpanOfEachRequestCarriesTheRuleAndTheOutcome() throws Exception {
+  enum LimitedBy {
+    FILTER,
+    AGENT
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(LimitedBy.class)
+  void theServerSpanOfEachRequestCarriesTheRuleAndTheOutcome(LimitedBy by) throws Exception {
     AgentWebApp app =
-        AgentWebApp.create(AgentContainer.TOMCAT_11, RULES, AgentWebApp.Part.SLUICE_FILTER);
+        by == LimitedBy.FILTER
+            ? AgentWebApp.create(
+                AgentContainer.TOMCAT_11, OpenTelemetryAgentIT.RULES, AgentWebApp.Part.SLUICE_FILTER)
+            : AgentWebApp.create(AgentContainer.TOMCAT_11, OpenTelemetryAgentIT.RULES);
     AgentServer server = null;
     try {
       for (Path jar : apiJars()) {
         app.addLibrary(jar);
       }
+      List<String> otel = ServerSpans.agentFlags();
       server =
-          AgentServer.startWithoutAgent(AgentContainer.TOMCAT_11, app, ServerSpans.agentFlags());
+          by == LimitedBy.FILTER
+              ? AgentServer.startWithoutAgent(AgentContainer.TOMCAT_11, app, otel)
+              : AgentServer.start(AgentContainer.TOMCAT_11, app, otel, List.of());
       Http http = server.http();
       for (int i = 1; i <= 3; i++) {
         assertThat(http.get("/api/hello", CLIENT).statusCode()).as("request %d", i).isEqualTo(200);
