@@ -5,6 +5,8 @@ import jakarta.servlet.ServletContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Hands the metrics of an application's Sluice to whoever asks, through context attributes: a
@@ -43,7 +45,13 @@ final class MetricsHandoff {
       context.removeAttribute(WAITING);
     }
     for (Consumer<Metrics> use : waiting) {
-      use.accept(metrics);
+      try {
+        use.accept(metrics);
+      } catch (RuntimeException e) {
+        // The application's code, run in the Filter's init: it must not stop the limits.
+        Logger.getLogger("dev.sluice.servlet")
+            .log(Level.SEVERE, "Sluice: the application's use of its metrics failed", e);
+      }
     }
   }
 
