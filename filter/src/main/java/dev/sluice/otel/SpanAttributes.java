@@ -18,8 +18,8 @@ import java.util.WeakHashMap;
  * bridges to the agent's spans (the server span of the request, there), found through the thread's
  * context class loader, which a container sets to the web app's while it serves it. Sluice links to
  * no OpenTelemetry class (method handles, {@link SpanApi}), so the Filter and the agent use this
- * alike, whatever API version the application has or none: where it has none, or nothing records
- * the span, this costs a map read.
+ * alike, whatever API version the application has or none: where it has none, this costs a field
+ * read (a locked map read when requests of several applications alternate).
  *
  * <p>Not the agent's own API: the OpenTelemetry agent keeps it relocated on the boot class path
  * under names that are no contract (docs/agent.md).
