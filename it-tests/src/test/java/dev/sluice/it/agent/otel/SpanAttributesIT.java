@@ -70,7 +70,11 @@ class SpanAttributesIT {
           .isEqualTo(1);
       assertThat(
               spans.count(
-                  3, path, from, "http.response.status_code=200", "sluice.rule=hello",
+                  3,
+                  path,
+                  from,
+                  "http.response.status_code=200",
+                  "sluice.rule=hello",
                   "sluice.outcome=allowed"))
           .as("the allowed requests' server spans")
           .isEqualTo(3);
