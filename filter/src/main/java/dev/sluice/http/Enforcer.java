@@ -24,6 +24,7 @@ public final class Enforcer {
   private final Admin admin;
   private final Clock clock;
   private final WaitingRoom waitingRoom;
+  private final DecisionListener listener;
   private final Failures failures = new Failures(LOG);
 
   public Enforcer(Limiter limiter) {
@@ -31,7 +32,12 @@ public final class Enforcer {
   }
 
   public Enforcer(Limiter limiter, Admin admin) {
-    this(limiter, admin, Clock.SYSTEM);
+    this(limiter, admin, DecisionListener.NONE);
+  }
+
+  /** {@code listener} is told each decision that applies, once it is final. */
+  public Enforcer(Limiter limiter, Admin admin, DecisionListener listener) {
+    this(limiter, admin, Clock.SYSTEM, WaitingRoom.THREAD, listener);
   }
 
   /** {@code clock} tells the time for {@code reset: epoch_seconds}. */
@@ -41,10 +47,20 @@ public final class Enforcer {
 
   /** {@code sleeper} waits for a delayed request's slot. */
   Enforcer(Limiter limiter, Admin admin, Clock clock, WaitingRoom.Sleeper sleeper) {
+    this(limiter, admin, clock, sleeper, DecisionListener.NONE);
+  }
+
+  Enforcer(
+      Limiter limiter,
+      Admin admin,
+      Clock clock,
+      WaitingRoom.Sleeper sleeper,
+      DecisionListener listener) {
     this.limiter = limiter;
     this.admin = admin;
     this.clock = clock;
     this.waitingRoom = new WaitingRoom(sleeper);
+    this.listener = listener;
   }
 
   /** Returns true when the application should serve the request, decided by every rule. */
@@ -86,6 +102,7 @@ public final class Enforcer {
               + " denied a request whose response was already committed; it was let through");
       return true;
     }
+    tell(decision);
     RateLimitHeaders.write(decision, exchange, clock);
     if (decision.allowed()) {
       return true;
@@ -94,6 +111,15 @@ public final class Enforcer {
     CorsHeaders.write(rules.cors(), rules.responses().headers(), exchange);
     Rejection.write(decision, exchange);
     return false;
+  }
+
+  /** A listener that fails costs its report, never the request. */
+  private void tell(Decision decision) {
+    try {
+      listener.decided(decision);
+    } catch (RuntimeException | LinkageError e) {
+      failures.log("Sluice's decision listener " + listener + " failed", e);
+    }
   }
 
   /**

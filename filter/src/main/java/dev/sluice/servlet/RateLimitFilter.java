@@ -6,6 +6,8 @@ import dev.sluice.config.OnInvalidConfig;
 import dev.sluice.config.StartRefusedException;
 import dev.sluice.core.Phase;
 import dev.sluice.http.Enforcer;
+import dev.sluice.metrics.Metrics;
+import dev.sluice.otel.SpanAttributes;
 import dev.sluice.support.Failures;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -18,6 +20,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.logging.Logger;
 
 /**
@@ -45,6 +48,11 @@ import java.util.logging.Logger;
  * class with the init-param {@code decide} set to {@code after_login}, placed after the
  * application's login filter, decides those rules there, with the first mapping's rules and
  * counters; the first mapping then leaves them to it. Without one, the first decides every rule.
+ *
+ * <p>{@link #withMetrics} hands an application the limiter's metrics, for its meter registry (with
+ * sluice-micrometer: {@code RateLimitFilter.withMetrics(context, m -> new
+ * SluiceMeters(m).bindTo(registry))}). Where the application has the OpenTelemetry API, each
+ * decision goes onto the request's current span as attributes (see {@link SpanAttributes}).
  */
 public class RateLimitFilter implements Filter {
   /** The init-param that makes a mapping decide the rules keyed by the user, after login. */
@@ -94,8 +102,18 @@ public class RateLimitFilter implements Filter {
     }
     live = given != null ? given : start(config);
     live.servesContext(config.getServletContext().getContextPath());
-    enforcer = new Enforcer(live.limiter(), live.admin());
+    enforcer = new Enforcer(live.limiter(), live.admin(), new SpanAttributes());
     context.setAttribute(ENFORCER_ATTRIBUTE, enforcer);
+    MetricsHandoff.started(context, live.metrics());
+  }
+
+  /**
+   * Hands {@code use} the metrics of the limiter of this application's Filter: at once if the
+   * Filter has started, else when it starts. A ServletContextListener may ask, though it runs
+   * before any filter starts.
+   */
+  public static void withMetrics(ServletContext context, Consumer<Metrics> use) {
+    MetricsHandoff.whenStarted(context, use);
   }
 
   private static LiveLimiter start(FilterConfig config) throws ServletException {
@@ -163,6 +181,7 @@ public class RateLimitFilter implements Filter {
   public void destroy() {
     if (live != null) {
       context.removeAttribute(ENFORCER_ATTRIBUTE);
+      MetricsHandoff.stopped(context);
       if (given == null) {
         live.close();
       }

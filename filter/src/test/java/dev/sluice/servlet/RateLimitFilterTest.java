@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.metrics.Metrics;
 import jakarta.servlet.FilterConfig;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
@@ -11,7 +12,9 @@ import java.lang.management.ManagementFactory;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -93,6 +96,40 @@ class RateLimitFilterTest {
     } finally {
       filter.destroy();
     }
+  }
+
+  /**
+   * A listener asks before the Filter starts, another after: each gets the limiter's metrics once,
+   * and one that fails stops neither the Filter nor the next.
+   */
+  @Test
+  void withMetricsHandsTheMetricsOverBeforeAndAfterTheFilterStarts() throws Exception {
+    Path file =
+        Files.writeString(
+            dir.resolve("ratelimit.yaml"),
+            "rules:\n  - { id: a, match: { path: /a }, key: ip, limit: 1, window: 1m }\n");
+    FilterConfig config = config(Map.of("config", file.toString()));
+    ServletContext context = config.getServletContext();
+    List<Metrics> handed = new ArrayList<>();
+    RateLimitFilter.withMetrics(
+        context,
+        m -> {
+          throw new IllegalStateException("the app's binder is broken");
+        });
+    RateLimitFilter.withMetrics(context, handed::add);
+    assertThat(handed).as("before the Filter started").isEmpty();
+    RateLimitFilter filter = new RateLimitFilter();
+    filter.init(config);
+    try {
+      RateLimitFilter.withMetrics(context, handed::add);
+      assertThat(handed).hasSize(2);
+      assertThat(handed.get(0)).isSameAs(handed.get(1));
+      assertThat(handed.get(0).rule("a")).as("the Filter's rules").isNotNull();
+    } finally {
+      filter.destroy();
+    }
+    RateLimitFilter.withMetrics(context, handed::add);
+    assertThat(handed).as("after destroy: until a Filter starts again").hasSize(2);
   }
 
   @Test

@@ -23,7 +23,12 @@ final class Deployment {
 
   /** Deploys a fresh web app whose filter reads {@code yaml}. */
   static Deployment start(Container container, String yaml) throws Exception {
-    WebApp app = WebApp.create(yaml);
+    return start(container, yaml, "");
+  }
+
+  /** As above, with {@code moreWebXml} added to the app's web.xml. */
+  static Deployment start(Container container, String yaml, String moreWebXml) throws Exception {
+    WebApp app = WebApp.create(yaml, moreWebXml);
     try {
       return new Deployment(container, app, container.start(app.dir()));
     } catch (Exception e) {

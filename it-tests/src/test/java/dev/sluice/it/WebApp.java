@@ -90,13 +90,20 @@ public final class WebApp {
 
   /** A fresh app whose filter reads {@code yaml}. */
   static WebApp create(String yaml) throws IOException {
+    return create(yaml, "");
+  }
+
+  /** As above, with {@code moreWebXml} (listeners of this test only) added to the web.xml. */
+  static WebApp create(String yaml, String moreWebXml) throws IOException {
     WebApp app = new WebApp(Files.createTempDirectory("sluice-it"));
     Files.createDirectories(app.config.getParent());
     Files.writeString(app.config, yaml);
     Path webXml = app.dir.resolve("WEB-INF").resolve("web.xml");
     Files.createDirectories(webXml.getParent());
     Files.writeString(
-        webXml, String.format(WEB_XML, app.config, servletsXml()), StandardCharsets.UTF_8);
+        webXml,
+        String.format(WEB_XML, app.config, servletsXml() + moreWebXml),
+        StandardCharsets.UTF_8);
     return app;
   }
 

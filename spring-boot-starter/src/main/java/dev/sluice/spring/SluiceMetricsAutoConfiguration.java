@@ -1,6 +1,7 @@
 package dev.sluice.spring;
 
 import dev.sluice.config.LiveLimiter;
+import dev.sluice.micrometer.SluiceMeters;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

@@ -4,6 +4,7 @@ import dev.sluice.config.ConfigSource;
 import dev.sluice.config.LiveLimiter;
 import dev.sluice.config.OnInvalidConfig;
 import dev.sluice.http.Enforcer;
+import dev.sluice.otel.SpanAttributes;
 import dev.sluice.support.Daemons;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -83,7 +84,7 @@ final class RulesLoading implements Runnable {
           @Override
           public Enforcer load() {
             live = LiveLimiter.startWithoutMBeans(source, onInvalid, "agent");
-            return new Enforcer(live.limiter(), live.admin());
+            return new Enforcer(live.limiter(), live.admin(), new SpanAttributes());
           }
 
           @Override

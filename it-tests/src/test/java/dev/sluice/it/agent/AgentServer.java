@@ -57,6 +57,15 @@ public final class AgentServer implements AutoCloseable {
   }
 
   /**
+   * Starts {@code container} without our agent, {@code options} (another agent's flags, say) before
+   * the main class: for an app limited by the web.xml Filter alone.
+   */
+  public static AgentServer startWithoutAgent(
+      AgentContainer container, AgentWebApp app, List<String> options) {
+    return start(ChildJvm.java(), container, app, List.of(), null, options, Map.of());
+  }
+
+  /**
    * Launches {@code container} with {@code agentSuffix} after the agent jar, without waiting for it
    * to serve: for a JVM that is expected not to.
    */
@@ -96,7 +105,9 @@ public final class AgentServer implements AutoCloseable {
     List<String> command = new ArrayList<>();
     command.add(java);
     command.addAll(before);
-    command.add("-javaagent:" + Settings.agentJar() + agentSuffix);
+    if (agentSuffix != null) {
+      command.add("-javaagent:" + Settings.agentJar() + agentSuffix);
+    }
     command.addAll(options);
     command.add("-cp");
     command.add(container.classPath());

@@ -9,9 +9,7 @@ import dev.sluice.it.Http;
 import dev.sluice.it.agent.AgentContainer;
 import dev.sluice.it.agent.AgentServer;
 import dev.sluice.it.agent.AgentWebApp;
-import dev.sluice.it.agent.Settings;
 import java.net.http.HttpResponse;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -24,7 +22,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * wraps the whole request, outside the filter chain where we answer).
  */
 class OpenTelemetryAgentIT {
-  private static final String RULES =
+  static final String RULES =
       """
       client_ip:
         trusted_proxies: [127.0.0.1/32, "::1/128"]
@@ -32,14 +30,6 @@ class OpenTelemetryAgentIT {
         - { id: hello, match: { path: /api/hello }, key: ip, limit: 3, window: 1h,
             algorithm: token_bucket }
       """;
-
-  /** Spans printed as they end; nothing else exported, nothing sent anywhere. */
-  private static final List<String> OTEL_OPTIONS =
-      List.of(
-          "-Dotel.service.name=sluice-it",
-          "-Dotel.traces.exporter=logging",
-          "-Dotel.metrics.exporter=none",
-          "-Dotel.logs.exporter=none");
 
   enum Order {
     OTEL_FIRST,
@@ -67,9 +57,7 @@ class OpenTelemetryAgentIT {
   }
 
   private static AgentServer start(AgentWebApp app, Order order) {
-    List<String> otel = new ArrayList<>();
-    otel.add("-javaagent:" + Settings.builtFile("sluice.it.otelAgentJar"));
-    otel.addAll(OTEL_OPTIONS);
+    List<String> otel = ServerSpans.agentFlags();
     return order == Order.OTEL_FIRST
         ? AgentServer.start(AgentContainer.TOMCAT_11, app, otel, List.of())
         : AgentServer.start(AgentContainer.TOMCAT_11, app, List.of(), otel);

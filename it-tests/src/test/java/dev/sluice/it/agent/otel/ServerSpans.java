@@ -1,6 +1,8 @@
 package dev.sluice.it.agent.otel;
 
+import dev.sluice.it.agent.Settings;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
@@ -25,6 +27,19 @@ final class ServerSpans {
 
   ServerSpans(Supplier<String> output) {
     this.output = output;
+  }
+
+  /**
+   * The JVM flags of the OpenTelemetry agent that prints its spans so: spans printed as they end;
+   * nothing else exported, nothing sent anywhere.
+   */
+  static List<String> agentFlags() {
+    return List.of(
+        "-javaagent:" + Settings.builtFile("sluice.it.otelAgentJar"),
+        "-Dotel.service.name=sluice-it",
+        "-Dotel.traces.exporter=logging",
+        "-Dotel.metrics.exporter=none",
+        "-Dotel.logs.exporter=none");
   }
 
   /**

@@ -1,4 +1,4 @@
-package dev.sluice.spring;
+package dev.sluice.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

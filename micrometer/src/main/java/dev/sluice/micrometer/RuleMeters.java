@@ -1,4 +1,4 @@
-package dev.sluice.spring;
+package dev.sluice.micrometer;
 
 import dev.sluice.metrics.Metrics;
 import dev.sluice.metrics.RuleStats;

@@ -1,4 +1,4 @@
-package dev.sluice.spring;
+package dev.sluice.micrometer;
 
 import dev.sluice.metrics.ConfigStatus;
 import dev.sluice.metrics.Metrics;
@@ -12,8 +12,13 @@ import java.util.concurrent.TimeUnit;
 /**
  * A limiter's {@link Metrics} as Micrometer meters, named by Micrometer's conventions ({@code
  * sluice.decisions} with the tags {@code rule} and {@code outcome}, …; docs/spring-boot.md lists
- * them), so that they reach whatever backend the application exports to. The starter binds it; any
- * application can: {@code new SluiceMeters(limiter.metrics()).bindTo(registry)}.
+ * them), so that they reach whatever backend the application exports to. The Spring Boot starter
+ * binds it; an application with the web.xml Filter binds it in one line, in a ServletContextListener
+ * for instance (the Filter hands its metrics over once it has started):
+ *
+ * <pre>{@code
+ * RateLimitFilter.withMetrics(context, metrics -> new SluiceMeters(metrics).bindTo(registry));
+ * }</pre>
  *
  * <p>The rules' meters follow the rules in force; the store's read whichever store is in force. The
  * top limited clients are left to the status endpoint: as a tag, a client would make a meter per
