@@ -3,6 +3,7 @@ package dev.sluice.micrometer;
 import dev.sluice.metrics.Metrics;
 import dev.sluice.metrics.RuleStats;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
 
 /** The meters of each rule in force in one registry, added and removed as the rules change. */
@@ -58,6 +60,21 @@ final class RuleMeters {
     meters.add(counter(local, id, "on_error", "fail_open", RuleStats::decidedLocally, why));
     meters.add(counter(local, id, "on_error", "fail_closed", RuleStats::deniedLocally, why));
     meters.add(
+        FunctionTimer.builder(
+                "sluice.rule.delay",
+                metrics,
+                m -> stat(m, id, RuleStats::delayed),
+                m -> stat(m, id, RuleStats::delayMicros),
+                TimeUnit.MICROSECONDS)
+            .tag(RULE, id)
+            .description("Requests a rule's delay held until their slot, and their waits")
+            .register(registry));
+    meters.add(
+        Gauge.builder("sluice.rule.waiting", metrics, m -> stat(m, id, RuleStats::waiting))
+            .tag(RULE, id)
+            .description("Requests waiting for their slot now, in this JVM")
+            .register(registry));
+    meters.add(
         Gauge.builder("sluice.rule.shadow", metrics, m -> m.inShadow(id) ? 1 : 0)
             .tag(RULE, id)
             .description("1 while a rule runs in shadow (marked so, or on trial)")
@@ -72,15 +89,15 @@ final class RuleMeters {
       String value,
       ToLongFunction<RuleStats> count,
       String description) {
-    return FunctionCounter.builder(
-            name,
-            metrics,
-            m -> {
-              RuleStats rule = m.rule(id);
-              return rule == null ? 0 : count.applyAsLong(rule);
-            })
+    return FunctionCounter.builder(name, metrics, m -> stat(m, id, count))
         .tags(RULE, id, tag, value)
         .description(description)
         .register(registry);
+  }
+
+  /** A figure of the rule's, 0 once it is no longer in force. */
+  private static long stat(Metrics metrics, String id, ToLongFunction<RuleStats> figure) {
+    RuleStats rule = metrics.rule(id);
+    return rule == null ? 0 : figure.applyAsLong(rule);
   }
 }

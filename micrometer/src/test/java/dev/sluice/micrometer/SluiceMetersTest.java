@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.metrics.Metrics;
 import dev.sluice.metrics.RuleCounters;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The binder without Spring: a plain MeterBinder over a limiter's metrics. */
@@ -38,6 +40,23 @@ class SluiceMetersTest {
         .isEmpty();
     assertThat(count("sluice.decisions", "new", "outcome", "allowed")).isZero();
     assertThat(count("sluice.decisions", "api", "outcome", "denied")).as("kept").isEqualTo(1);
+  }
+
+  @Test
+  void aDelayedRuleShowsItsWaitsAndTheRequestsWaitingNow() {
+    RuleCounters[] bound = metrics.bindRules(List.of("pay"));
+    new SluiceMeters(metrics).bindTo(registry);
+    bound[0].countWaiting();
+    bound[0].countWaiting();
+    bound[0].countWaiting();
+    bound[0].countDelayed(200_000);
+    bound[0].countLeftWaiting();
+    FunctionTimer delay = registry.get("sluice.rule.delay").tag("rule", "pay").functionTimer();
+    assertThat(delay.count()).as("requests that waited").isEqualTo(1);
+    assertThat(delay.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(200);
+    assertThat(registry.get("sluice.rule.waiting").tag("rule", "pay").gauge().value())
+        .as("one request still waiting")
+        .isEqualTo(1);
   }
 
   @Test
