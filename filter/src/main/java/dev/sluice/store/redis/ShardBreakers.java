@@ -112,6 +112,19 @@ final class ShardBreakers {
     return states;
   }
 
+  /** Whether any shard's breaker is open. */
+  boolean anyOpen() {
+    if (whole.isOpen()) {
+      return true;
+    }
+    for (Breaker breaker : byMaster.values()) {
+      if (breaker.isOpen()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether {@code key}'s master is failing and not being probed through {@code probing}. */
   boolean unreachable(String key, Breaker probing) {
     Breaker breaker = of(key);
