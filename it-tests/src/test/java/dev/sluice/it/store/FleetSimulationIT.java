@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  *   <li>The seed's degradation SLO: of the killed master's identities' requests from the kill to
  *       the handover, fewer than 1 % are admitted over the limit ({@code LastAnswers}: the window
  *       the master died in is shared from what Redis had left; a promoted replica is probed at
- *       once).
+ *       once, inheriting its slots' open breaker; the window a breaker closes in stays with the
+ *       local share).
  *   <li>No false denial once Redis answers again: after the handover no window admits less than
  *       min(requests, limit).
  * </ul>
