@@ -55,7 +55,7 @@ final class AloneCalls {
     for (Alone alone : calls) {
       IdentityCall call = alone.call;
       alone.breaker = store.breakers.of(call.keys.get(0));
-      alone.pass = store.pass(current, alone.breaker);
+      alone.pass = store.pass(current, alone.breaker, call.permits);
       if (alone.pass == Breaker.Pass.LOCAL) {
         store.share.acquire(call.permits, call.keys);
       } else {

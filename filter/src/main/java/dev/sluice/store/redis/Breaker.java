@@ -1,10 +1,15 @@
 package dev.sluice.store.redis;
 
+import dev.sluice.algo.Algorithm;
 import dev.sluice.metrics.StoreStatus;
 import dev.sluice.store.Clock;
+import dev.sluice.store.OnError;
+import dev.sluice.store.Permit;
 import dev.sluice.store.RulesInForce;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 
 /**
@@ -19,12 +24,20 @@ import java.util.logging.Logger;
  * probe ({@link #probeSucceeded}, {@link #probeFailed}), which closes it or lengthens the pause. So
  * neither a round trip that started before the breaker opened nor one of a handover can close it
  * early, and a caller that merely waited too long (a pause of this JVM) counts for nothing.
+ *
+ * <p>Closed, it still {@link #holds} the window it closed in for the local share: see there.
  */
 final class Breaker {
   private static final Logger LOG = Logger.getLogger("dev.sluice.store.redis");
   static final int FAILURES_TO_OPEN = 3;
   static final long FIRST_PAUSE_MILLIS = 100;
   static final long MAX_PAUSE_MILLIS = 5_000;
+
+  /** The longest window {@link #holds} keeps local: as long as a breaker's longest pause. */
+  static final long HOLD_MICROS = MAX_PAUSE_MILLIS * 1000;
+
+  /** What {@link #closedAt} holds when no window is held. */
+  private static final long NONE = Long.MIN_VALUE;
 
   /** What a request may do. */
   enum Pass {
@@ -46,6 +59,9 @@ final class Breaker {
   private volatile boolean open;
   private volatile long pauseMillis = FIRST_PAUSE_MILLIS;
   private volatile long openUntilMicros;
+
+  /** When this breaker last closed, by this JVM's clock, for {@link #HOLD_MICROS}; else NONE. */
+  private final AtomicLong closedAt = new AtomicLong(NONE);
 
   Breaker(Clock clock, String target) {
     this.clock = clock;
@@ -101,6 +117,7 @@ final class Breaker {
   void probeSucceeded(int handedOver) {
     failures.set(0);
     if (open) {
+      closedAt.set(clock.micros());
       open = false;
       pauseMillis = FIRST_PAUSE_MILLIS;
       probing.set(false);
@@ -113,6 +130,46 @@ final class Breaker {
               + RulesInForce.named()
               + ".");
     }
+  }
+
+  /**
+   * Whether a call of {@code permits}, with this breaker closed, is still decided locally: every
+   * permit takes the local share (fail_open), one at least is a fixed or sliding window of at most
+   * {@link #HOLD_MICROS}, and this breaker closed in the window (by this JVM's clock) that permit's
+   * rule is in now. Other JVMs may still be deciding that window locally, their breakers not yet
+   * closed, and Redis cannot know what they will admit in it: what this JVM would admit from Redis
+   * would come on top. Held to its end, each JVM's part of a window is either all local (at most
+   * its share) or all from Redis, so a window all JVMs switch back in admits at most the fleet's
+   * shares, and one after it at most the limit (docs/design.md, "Handover"). A request a
+   * fail_closed rule also decides goes to Redis (locally it would be denied); so does a bucket (its
+   * share keeps a rate, with no window to end) and a longer window (a JVM on its local share for
+   * most of a minute after Redis is back would cost more than the charges' inexactness).
+   *
+   * <p>With no window held this is one volatile read; the clock is read only for {@link
+   * #HOLD_MICROS} after a close.
+   */
+  boolean holds(List<Permit> permits) {
+    long closed = closedAt.get();
+    if (closed == NONE) {
+      return false;
+    }
+    long now = clock.micros();
+    if (now - closed >= HOLD_MICROS) {
+      closedAt.compareAndSet(closed, NONE);
+      return false;
+    }
+    boolean held = false;
+    for (Permit permit : permits) {
+      if (permit.onError() == OnError.FAIL_CLOSED) {
+        return false;
+      }
+      long window = permit.quota().windowMicros();
+      held |=
+          permit.counters().algorithm() != Algorithm.TOKEN_BUCKET
+              && window <= HOLD_MICROS
+              && now / window == closed / window;
+    }
+    return held;
   }
 
   /**

@@ -16,8 +16,18 @@ import redis.clients.jedis.UnifiedJedis;
  * again while Redis is unreachable, so a store can start before its Redis), reads a cluster's slot
  * map again, hands over what was admitted locally, beats the fleet's heartbeat and forgets local
  * denials that have ended. It owns the {@link ConnectedClient}, which requests only read.
+ *
+ * <p>While a breaker is open it also reads a cluster's slot map every {@value #FOLLOW_MILLIS} ms,
+ * not once a second: the JVMs of a fleet learn that a replica was promoted each at its own next
+ * read, and the later the last of them switches back, the more windows some JVMs decide from Redis
+ * while others still admit their local share on top ({@link Breaker#holds}). A round a second would
+ * spread the fleet's switches over a whole second; {@value #FOLLOW_MILLIS} ms over a quarter of it,
+ * for 4 reads more a second per JVM, and only while a master is failing.
  */
 final class Maintenance implements AutoCloseable {
+  /** How often the slot map is read while a breaker is open. */
+  static final long FOLLOW_MILLIS = 250;
+
   private final Failures failures = new Failures(Logger.getLogger("dev.sluice.store.redis"));
   private final Supplier<UnifiedJedis> connector;
   private final long timeoutMillis;
@@ -61,6 +71,8 @@ final class Maintenance implements AutoCloseable {
         Executors.newSingleThreadScheduledExecutor(Daemons.named("sluice-redis-maintenance"));
     run();
     thread.scheduleWithFixedDelay(this::run, 1, 1, TimeUnit.SECONDS);
+    thread.scheduleWithFixedDelay(
+        this::followWhileFailing, FOLLOW_MILLIS, FOLLOW_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   /** The connected client, or null while Redis has never been reached. */
@@ -95,6 +107,18 @@ final class Maintenance implements AutoCloseable {
       runOnce();
     } catch (Throwable t) {
       failures.log("Sluice's Redis maintenance failed; it runs again in a second", t);
+    }
+  }
+
+  /** Reads a cluster's slot map again while a breaker is open; see the class comment. */
+  private void followWhileFailing() {
+    try {
+      ConnectedClient current = client;
+      if (current != null && breakers.anyOpen()) {
+        current.followSlots();
+      }
+    } catch (Throwable t) {
+      failures.log("Sluice could not read the Redis Cluster's slot map; it tries again", t);
     }
   }
 

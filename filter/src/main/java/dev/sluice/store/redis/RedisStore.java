@@ -182,7 +182,7 @@ public final class RedisStore implements Store {
     for (int done = 0; done < calls.size(); done++) {
       IdentityCall call = calls.get(done);
       Breaker breaker = breakers.of(call.keys.get(0));
-      Breaker.Pass pass = pass(current, breaker);
+      Breaker.Pass pass = pass(current, breaker, call.permits);
       if (pass == Breaker.Pass.LOCAL) {
         decideLocally(calls, done);
         return;
@@ -222,17 +222,18 @@ public final class RedisStore implements Store {
   }
 
   /**
-   * What a call to the master of {@code breaker} may do. A probe that finds Redis owed what was
-   * admitted here is decided locally: Redis must learn that before it decides again, and the
-   * handover is the probe, off the request's thread.
+   * What a call of {@code permits} to the master of {@code breaker} may do. A probe that finds
+   * Redis owed what was admitted here is decided locally: Redis must learn that before it decides
+   * again, and the handover is the probe, off the request's thread. A closed breaker may still hold
+   * the window it closed in for the local share ({@link Breaker#holds}).
    */
-  Breaker.Pass pass(ConnectedClient current, Breaker breaker) {
+  Breaker.Pass pass(ConnectedClient current, Breaker breaker, List<Permit> permits) {
     Breaker.Pass pass = breaker.pass();
     if (pass == Breaker.Pass.PROBE && maintenance.owes(breaker)) {
       maintenance.handOverLater(current, breaker);
       return Breaker.Pass.LOCAL;
     }
-    return pass;
+    return pass == Breaker.Pass.CALL && breaker.holds(permits) ? Breaker.Pass.LOCAL : pass;
   }
 
   /** The key of each permit, index for index. */

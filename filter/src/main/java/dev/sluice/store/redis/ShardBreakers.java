@@ -71,12 +71,29 @@ final class ShardBreakers {
     }
     Breaker breaker = byMaster.get(master);
     if (breaker == null) {
-      breaker = byMaster.computeIfAbsent(master, m -> inherit(bySlot.get(slot), m));
+      breaker = byMaster.computeIfAbsent(master, m -> inherit(previous(map, slot, m), m));
     }
     if (bySlot.get(slot) != breaker) {
       bySlot.set(slot, breaker);
     }
     return breaker;
+  }
+
+  /**
+   * The breaker {@code slot} was last seen with, or, if this JVM never placed a key in it, that of
+   * another slot {@code master} now serves: the first key asked for after a promotion is as likely
+   * of a slot never seen before, and the promoted replica must inherit its slots' open breaker all
+   * the same, or this JVM would decide from Redis at once without handing over or holding the
+   * window (a fleet simulation left 17 of 50 instances so). Read once per new master.
+   */
+  private Breaker previous(SlotMap map, int slot, HostAndPort master) {
+    Breaker previous = bySlot.get(slot);
+    for (int other = 0; previous == null && other < SLOTS; other++) {
+      if (master.equals(map.masterOf(other))) {
+        previous = bySlot.get(other);
+      }
+    }
+    return previous;
   }
 
   private Breaker inherit(Breaker previous, HostAndPort master) {
@@ -110,6 +127,19 @@ final class ShardBreakers {
     states.put(whole.target(), whole.state());
     states.putAll(masters);
     return states;
+  }
+
+  /** Whether any shard's breaker is open. */
+  boolean anyOpen() {
+    if (whole.isOpen()) {
+      return true;
+    }
+    for (Breaker breaker : byMaster.values()) {
+      if (breaker.isOpen()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether {@code key}'s master is failing and not being probed through {@code probing}. */

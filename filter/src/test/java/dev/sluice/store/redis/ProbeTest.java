@@ -10,12 +10,9 @@ import dev.sluice.store.ManualClock;
 import dev.sluice.store.OnError;
 import dev.sluice.store.Permit;
 import java.util.Collections;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPooled;
-import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
@@ -27,7 +24,7 @@ class ProbeTest {
   private static final Quota TEN = Quota.of(10, MINUTE, 10);
 
   private final ManualClock clock = new ManualClock(10 * MINUTE);
-  private final Failing redis = new Failing();
+  private final FailingRedis redis = new FailingRedis();
   private final RedisStore store =
       new RedisStore(redis, "failing", "p", 1, clock, 1_000, ScriptTime.REDIS, 1_000);
   private final Counters counters = store.counters("r", Algorithm.FIXED_WINDOW, MINUTE);
@@ -82,24 +79,5 @@ class ProbeTest {
     Permit alone = new Permit(trial, "ip=2", TEN, 1, OnError.FAIL_CLOSED);
     store.acquire(Collections.<Permit>emptyList(), Collections.singletonList(alone));
     return alone.verdict().allowed();
-  }
-
-  /** A client whose every pipeline fails with {@link #failure}, counting the attempts. */
-  private static final class Failing extends JedisPooled {
-    final AtomicInteger pipelines = new AtomicInteger();
-    volatile Throwable failure = new JedisConnectionException("Redis is down");
-
-    Failing() {
-      super("127.0.0.1", 1);
-    }
-
-    @Override
-    public Pipeline pipelined() {
-      pipelines.incrementAndGet();
-      if (failure instanceof Error) {
-        throw (Error) failure;
-      }
-      throw (RuntimeException) failure;
-    }
   }
 }

@@ -58,6 +58,23 @@ class ShardBreakersTest {
   }
 
   /**
+   * The first key asked for after the promotion may be of a slot this JVM never placed a key in:
+   * its master is still the failed one's heir, and its local admissions still owed.
+   */
+  @Test
+  void aPromotedReplicaInheritsTheOpenBreakerThroughASlotNoKeyWasPlacedInBefore() {
+    slots.serve(3, FIRST);
+    breakers.locate(slots);
+    Breaker failed = breakers.of("1a");
+    failed.failed(new RuntimeException("down"), Breaker.FAILURES_TO_OPEN);
+
+    slots.serve(1, PROMOTED).serve(3, PROMOTED);
+
+    assertThat(breakers.of("3a")).isSameAs(failed).isSameAs(breakers.of("1a"));
+    assertThat(failed.isOpen()).isTrue();
+  }
+
+  /**
    * The probes sent to the dead master made the pause grow; the promoted replica is probed by the
    * next request instead (with the handover first), and a failed probe of it waits the first pause
    * doubled, not the dead master's.

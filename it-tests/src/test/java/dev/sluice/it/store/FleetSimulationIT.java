@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  *   <li>The seed's degradation SLO: of the killed master's identities' requests from the kill to
  *       the handover, fewer than 1 % are admitted over the limit ({@code LastAnswers}: the window
  *       the master died in is shared from what Redis had left; a promoted replica is probed at
- *       once).
+ *       once, inheriting its slots' open breaker; the window a breaker closes in stays with the
+ *       local share).
  *   <li>No false denial once Redis answers again: after the handover no window admits less than
  *       min(requests, limit).
  * </ul>
@@ -78,15 +79,14 @@ class FleetSimulationIT {
     assertThat(killed.maxRedisAdmitted)
         .as("Redis admits at most the limit")
         .isLessThanOrEqualTo(limit);
-    // The seed's SLO is under 1 %, and runs of this size measure 0.2-1.4 % (docs/scaling.md, 3.1):
-    // the switch back, whose last local admissions Redis cannot see yet, still takes one over it
-    // now and then. Until the switch back is bounded too, this holds twice the SLO: a guard against
-    // a gross regression (the code before the seeding measured 0.9-2.3 %), not the SLO itself.
+    // The seed's SLO. A window a JVM's breaker closes in stays with its local share (Breaker.holds)
+    // and a failing master's slots are followed every 250 ms, so Redis no longer admits against a
+    // count missing the local admissions of JVMs still switching back.
     assertThat(killed.falseAllowPercent())
         .as(
             "%% of the killed master's identities' requests admitted over the limit (%d of %d)",
             killed.excess, killed.requests)
-        .isLessThan(2.0);
+        .isLessThan(1.0);
 
     Row others = report.row(Phase.FAILOVER_OTHERS);
     assertThat(others.requests).as("the other masters kept deciding").isPositive();

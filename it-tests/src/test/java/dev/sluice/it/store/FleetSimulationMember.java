@@ -4,6 +4,7 @@ import dev.sluice.config.ConfigParser;
 import dev.sluice.core.Decision;
 import dev.sluice.core.Limiter;
 import dev.sluice.core.RequestView;
+import dev.sluice.metrics.StoreStatus;
 import dev.sluice.store.Clock;
 import dev.sluice.store.MemoryStore;
 import dev.sluice.store.Permit;
@@ -20,11 +21,13 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
 
 /**
  * One JVM of the simulated fleet ({@link FleetSimulation}): several limiter instances, each a
@@ -101,14 +104,26 @@ public final class FleetSimulationMember {
               / (double)
                   Math.max(
                       1, stores.stream().mapToLong(s -> s.status().allRoundTrips().count()).sum());
+      // Which breakers are still open, by what their log names: the whole cluster, or a master.
+      Map<String, Long> openByTarget =
+          stores.stream()
+              .flatMap(s -> s.status().breakers().entrySet().stream())
+              .filter(e -> !e.getValue().equals(StoreStatus.CLOSED))
+              .collect(
+                  Collectors.groupingBy(
+                      e -> e.getKey().replaceFirst(".*master ", "master "),
+                      TreeMap::new,
+                      Collectors.counting()));
       System.out.printf(
-          "done decisions %d local %d late %d errors %d fleet %d open %d commands/roundtrip %.2f%n",
+          "done decisions %d local %d late %d errors %d fleet %d open %d %s commands/roundtrip"
+              + " %.2f%n",
           traffic.decisions.get(),
           traffic.local.get(),
           traffic.late.get(),
           traffic.errors.get(),
           minFleet,
           openBreakers,
+          openByTarget.toString().replace(" ", ""),
           commands);
       System.out.flush();
     } finally {
