@@ -245,12 +245,32 @@ public final class FleetSimulationMember {
       }
     }
 
+    /**
+     * The index of the window boundary the store counted up to. The store decided at some instant
+     * between asking and the answer, and reported the time from then to its window's end (a fixed
+     * window's reset when allowed, its retry-after when denied), by Redis TIME or, for a local
+     * decision, this JVM's clock: the same clock on one machine. So the end lies between {@code
+     * earliest} and {@code latest}, and the one boundary there is it, however late the answer came
+     * back, as long as that was within a window; a millisecond either way absorbs rounding. A
+     * longer stall leaves more than one: the nearest to the middle is taken.
+     */
+    private long windowEnding(long earliest, long latest) {
+      long slack = 1_000;
+      long first = Math.floorDiv(earliest - slack + windowMicros - 1, windowMicros);
+      if (first * windowMicros <= latest + slack
+          && (first + 1) * windowMicros > latest + slack) {
+        return first;
+      }
+      return Math.round((earliest + latest) / 2.0 / windowMicros);
+    }
+
     private void decideOne() {
       ThreadLocalRandom random = ThreadLocalRandom.current();
       int identity = FleetSimulation.draw(zipf, random.nextDouble());
       int instance = random.nextInt(limiters.size());
+      long asked = Clock.SYSTEM.micros();
       Decision decision = limiters.get(instance).decide(new Request(address(identity)));
-      long now = Clock.SYSTEM.micros();
+      long answered = Clock.SYSTEM.micros();
       Permit permit = decision.permit(0);
       if (permit == null) {
         throw new IllegalStateException("the rule did not count " + address(identity));
@@ -260,13 +280,9 @@ public final class FleetSimulationMember {
             "the rule counts " + permit.identity() + ", not " + identity(identity));
       }
       boolean allowed = permit.verdict().allowed();
-      // The window the store counted in: its end is now plus the time to the next window, which
-      // a fixed window reports as reset (allowed) or retry-after (denied), by Redis TIME or, for
-      // a local decision, this JVM's clock; rounded to the nearest boundary, so latency up to half
-      // a window cannot shift it.
       long untilEnd =
           allowed ? permit.verdict().resetMicros() : permit.verdict().retryAfterMicros();
-      long window = Math.round((now + untilEnd) / (double) windowMicros) - 1 - baseWindow;
+      long window = windowEnding(asked + untilEnd, answered + untilEnd) - 1 - baseWindow;
       boolean locally = permit.decidedLocally();
       int field =
           allowed
