@@ -91,12 +91,16 @@ final class Relay {
    */
   private void lead() {
     List<PendingCall> batch = new ArrayList<>();
+    Thread leader = Thread.currentThread();
     try {
       PendingCall next;
       while (batch.size() < MAX_BATCH && (next = waiting.poll()) != null) {
         next.drained = true;
         batch.add(next);
         batch.addAll(next.riders);
+      }
+      for (PendingCall call : batch) {
+        call.leader = leader;
       }
       if (!batch.isEmpty()) {
         send.accept(batch);
@@ -116,6 +120,21 @@ final class Relay {
       leading.decrementAndGet();
       if (!waiting.isEmpty()) {
         wakeHead();
+      }
+      wakeAnswered(batch, leader);
+    }
+  }
+
+  /**
+   * Wakes the callers of the calls this leader answered, once its turn is handed on: a caller woken
+   * while the turn is still held may take the CPU from the leader (two CPUs, or one), and the next
+   * round trip would wait for the leader to be scheduled again before it could start.
+   */
+  private static void wakeAnswered(List<PendingCall> batch, Thread leader) {
+    for (PendingCall call : batch) {
+      Thread caller = call.waiter;
+      if (caller != null && caller != leader && call.result.isDone()) {
+        LockSupport.unpark(caller);
       }
     }
   }

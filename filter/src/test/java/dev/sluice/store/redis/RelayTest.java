@@ -113,6 +113,19 @@ class RelayTest {
     leader.get(5, TimeUnit.SECONDS);
   }
 
+  /**
+   * A leader wakes the callers it answered once its turn is handed on, and never itself: a wake-up
+   * left pending on its own thread would end the container's next wait on that thread (an idle
+   * worker's) at once, for one more turn of its loop.
+   */
+  @Test
+  void aLeaderLeavesNoWakeUpPendingOnItsOwnThread() {
+    relay.await(call(FAR));
+    long parked = System.nanoTime();
+    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+    assertThat(System.nanoTime() - parked).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(25));
+  }
+
   @Test
   void aRoundTripThatThrowsFailsEveryCallItCarriedAndHandsTheTurnOn() throws Exception {
     PendingCall rider = call(FAR);
