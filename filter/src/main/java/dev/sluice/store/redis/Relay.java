@@ -15,7 +15,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * among them), sends them as one pipeline on its own thread and reads the replies, handing each
  * waiting caller its own. A caller that finds them all taken waits; when a round trip ends, its
  * leader wakes the caller at the head of the queue, which leads the next with everything that
- * arrived meanwhile. So a lone request sends its own call at once, with no thread hand-off, and
+ * arrived meanwhile, and only then the callers it answered. So a lone request sends its own call at once, with no thread hand-off, and
  * concurrent ones merge into the next round trip (same-key calls into one script run) instead of
  * each paying its own: the fewer round trips in flight, the fuller each is.
  *
