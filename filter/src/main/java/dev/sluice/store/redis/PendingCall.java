@@ -45,12 +45,6 @@ final class PendingCall {
   /** Whether a leader of a {@link Relay} took this call out of its queue to send it. */
   volatile boolean drained;
 
-  /**
-   * The leader of a {@link Relay} that sends this call: it wakes the caller itself once it handed
-   * its turn on, so an answer handed out on its thread wakes nobody yet.
-   */
-  volatile Thread leader;
-
   /** Calls merged into this one, each of them one more request in acquire.lua's argument list. */
   private List<PendingCall> absorbed;
 
@@ -218,9 +212,10 @@ final class PendingCall {
     wake();
   }
 
+  /** Wakes this call's caller, unless it is the thread answering it: a leader reads its own. */
   private void wake() {
     Thread caller = waiter;
-    if (caller != null && leader != Thread.currentThread()) {
+    if (caller != null && caller != Thread.currentThread()) {
       LockSupport.unpark(caller);
     }
   }

@@ -15,7 +15,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * among them), sends them as one pipeline on its own thread and reads the replies, handing each
  * waiting caller its own. A caller that finds them all taken waits; when a round trip ends, its
  * leader wakes the caller at the head of the queue, which leads the next with everything that
- * arrived meanwhile, and only then the callers it answered. So a lone request sends its own call at once, with no thread hand-off, and
+ * arrived meanwhile. So a lone request sends its own call at once, with no thread hand-off, and
  * concurrent ones merge into the next round trip (same-key calls into one script run) instead of
  * each paying its own: the fewer round trips in flight, the fuller each is.
  *
@@ -91,16 +91,12 @@ final class Relay {
    */
   private void lead() {
     List<PendingCall> batch = new ArrayList<>();
-    Thread leader = Thread.currentThread();
     try {
       PendingCall next;
       while (batch.size() < MAX_BATCH && (next = waiting.poll()) != null) {
         next.drained = true;
         batch.add(next);
         batch.addAll(next.riders);
-      }
-      for (PendingCall call : batch) {
-        call.leader = leader;
       }
       if (!batch.isEmpty()) {
         send.accept(batch);
@@ -120,21 +116,6 @@ final class Relay {
       leading.decrementAndGet();
       if (!waiting.isEmpty()) {
         wakeHead();
-      }
-      wakeAnswered(batch, leader);
-    }
-  }
-
-  /**
-   * Wakes the callers of the calls this leader answered, once its turn is handed on: a caller woken
-   * while the turn is still held may take the CPU from the leader (two CPUs, or one), and the next
-   * round trip would wait for the leader to be scheduled again before it could start.
-   */
-  private static void wakeAnswered(List<PendingCall> batch, Thread leader) {
-    for (PendingCall call : batch) {
-      Thread caller = call.waiter;
-      if (caller != null && caller != leader && call.result.isDone()) {
-        LockSupport.unpark(caller);
       }
     }
   }

@@ -114,9 +114,9 @@ class RelayTest {
   }
 
   /**
-   * A leader wakes the callers it answered once its turn is handed on, and never itself: a wake-up
-   * left pending on its own thread would end the container's next wait on that thread (an idle
-   * worker's) at once, for one more turn of its loop.
+   * A leader reads its own call's answer: it must not wake itself, since a wake-up left pending on
+   * its thread would end the container's next wait on that thread (an idle worker's) at once, for
+   * one more turn of its loop.
    */
   @Test
   void aLeaderLeavesNoWakeUpPendingOnItsOwnThread() {
