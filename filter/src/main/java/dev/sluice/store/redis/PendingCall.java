@@ -212,9 +212,10 @@ final class PendingCall {
     wake();
   }
 
+  /** Wakes this call's caller, unless it is the thread answering it: a leader reads its own. */
   private void wake() {
     Thread caller = waiter;
-    if (caller != null) {
+    if (caller != null && caller != Thread.currentThread()) {
       LockSupport.unpark(caller);
     }
   }

@@ -113,6 +113,19 @@ class RelayTest {
     leader.get(5, TimeUnit.SECONDS);
   }
 
+  /**
+   * A leader reads its own call's answer: it must not wake itself, since a wake-up left pending on
+   * its thread would end the container's next wait on that thread (an idle worker's) at once, for
+   * one more turn of its loop.
+   */
+  @Test
+  void aLeaderLeavesNoWakeUpPendingOnItsOwnThread() {
+    relay.await(call(FAR));
+    long parked = System.nanoTime();
+    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+    assertThat(System.nanoTime() - parked).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(25));
+  }
+
   @Test
   void aRoundTripThatThrowsFailsEveryCallItCarriedAndHandsTheTurnOn() throws Exception {
     PendingCall rider = call(FAR);
