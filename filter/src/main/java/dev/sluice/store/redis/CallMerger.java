@@ -29,10 +29,11 @@ final class CallMerger {
     List<PendingCall> sends = new ArrayList<>(waiting.size());
     for (PendingCall call : waiting) {
       PendingCall first = call.mergeable() ? byKeys.putIfAbsent(call.keys, call) : null;
-      if (first == null) {
-        sends.add(call);
-      } else {
+      if (first != null && call.alone()) {
         first.absorb(call);
+      } else {
+        // A call carrying merged ones (back unsent from a leader) keeps them: it goes as it is.
+        sends.add(call);
       }
     }
     return sends;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
 
 /** One script call waiting in the {@link Pipeliner}, and the calls merged into it. */
 final class PendingCall {
@@ -146,6 +147,14 @@ final class PendingCall {
   }
 
   /**
+   * Whether this call is one request of its own, merging none: only such a call may be merged into
+   * another, which answers each call it merged with one request's part of the reply.
+   */
+  boolean alone() {
+    return absorbed == null;
+  }
+
+  /**
    * Appends {@code other}'s request (a lone call's one group of one); one alike with the last
    * group's (on a hot key, nearly all) only adds one to that group's count.
    */
@@ -230,6 +239,19 @@ final class PendingCall {
   /** What a {@link #refused} call fails with. */
   static JedisDataException refusal() {
     return new JedisDataException("WRONGTYPE a key of this call holds a value of another type");
+  }
+
+  /**
+   * Fails the calls of {@code batch} not yet answered, as {@code cause} kept them from being sent:
+   * a caller waits until its call ends, so none may be left unanswered.
+   */
+  static void failUnanswered(List<PendingCall> batch, Throwable cause) {
+    JedisException failed = new JedisException("Sluice could not send calls to Redis", cause);
+    for (PendingCall call : batch) {
+      if (!call.result.isDone()) {
+        call.fail(failed);
+      }
+    }
   }
 
   void fail(RuntimeException e) {

@@ -214,13 +214,15 @@ final class Pipeliner implements AutoCloseable {
       } catch (InterruptedException e) {
         return;
       }
+      if (first == null) {
+        continue;
+      }
+      List<PendingCall> batch = new ArrayList<>(Math.min(MAX_BATCH, 1 + queue.size()));
+      batch.add(first);
       try {
-        if (first != null) {
-          List<PendingCall> batch = new ArrayList<>(Math.min(MAX_BATCH, 1 + queue.size()));
-          batch.add(first);
-          send(batch);
-        }
+        send(batch);
       } catch (Throwable t) {
+        PendingCall.failUnanswered(batch, t);
         failures.log("Sluice could not send calls to Redis; they are decided locally", t);
       }
     }

@@ -7,7 +7,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * The callers' calls, and who sends them: the callers themselves, taking turns. A caller that finds
@@ -103,12 +102,7 @@ final class Relay {
       }
     } catch (RuntimeException | Error e) {
       // A caller waits until its call ends: never leave one unanswered.
-      JedisException failed = new JedisException("Sluice could not send calls to Redis", e);
-      for (PendingCall call : batch) {
-        if (!call.result.isDone()) {
-          call.fail(failed);
-        }
-      }
+      PendingCall.failUnanswered(batch, e);
       if (e instanceof Error) {
         throw (Error) e;
       }
