@@ -34,7 +34,7 @@ final class ItTestsBuild {
       Map.of("sluice.it.libertyDistribution", "wlp", "sluice.it.payaraDistribution", "payara6");
 
   static final String BUILD =
-      "./mvnw -o -q -pl agent,bench,it-tests -am package -DskipTests";
+      "./mvnw -q -Pstartup-cost -pl agent,bench -am package -DskipTests";
 
   private ItTestsBuild() {}
 

@@ -16,7 +16,7 @@ import java.util.function.ToLongFunction;
  * SupportedServer} in it-tests), without and with {@code -javaagent}.
  *
  * <pre>
- * ./mvnw -o -q -pl agent,bench,it-tests -am package -DskipTests
+ * ./mvnw -q -Pstartup-cost -pl agent,bench -am package -DskipTests   # with it-tests
  * java -cp bench/target/classes:$(cat bench/target/startup-cost.classpath) \
  *     dev.sluice.bench.agent.StartupCost tomcat-11,wildfly-39 agent/target/sluice-agent.jar 5
  * </pre>
