@@ -1,36 +1,28 @@
 package dev.sluice.bench.agent;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
-import java.io.BufferedReader;
+import dev.sluice.it.agent.dist.RunningServer;
+import dev.sluice.it.agent.dist.SupportedServer;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.net.ConnectException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
- * One start of a server distribution, from a fresh copy of what the server writes to (so no run
- * inherits another's compiled JSPs, deployments or logs), with the given JVM options (the agent
- * flag, or none); measures it and stops it with SIGTERM. Every wait is bounded. {@link TomcatRun}
- * and {@link WildFlyRun} say how each server is set up and started.
+ * One start of a server the agent is tested on, as its integration test starts it ({@link
+ * SupportedServer}: a fresh copy of what the server writes to, so no run inherits another's
+ * compiled JSPs, deployments or logs), with the given JVM options (the agent flag, or none);
+ * measures it and stops it as an operator does. Every wait is bounded.
  */
-abstract class ServerRun {
+final class ServerRun {
   private static final Duration START = Duration.ofSeconds(240);
   private static final Pattern AGENT = Pattern.compile("Sluice: agent started in ([0-9]+) ms");
 
@@ -40,10 +32,11 @@ abstract class ServerRun {
   private static final int MOST_LOAD_REQUESTS = 50_000;
 
   /**
-   * What one run measured, in milliseconds: the server's own start-up line, process start to the
-   * first 200 in wall time and in the server JVM's CPU time (user + system, all its threads), the
-   * first JSP (-1 where the server has none to ask for), the agent's start (-1 without it); rssKb
-   * is the server's resident memory after {@link #LOAD} of requests and a full collection.
+   * What one run measured, in milliseconds: the server's own start-up line (-1 where it has none),
+   * process start to the first 200 in wall time and in the server JVM's CPU time (user + system,
+   * all its threads), the first JSP (-1 where the server has none to ask for), the agent's start
+   * (-1 without it, or where the server writes it only to a log file); rssKb is the server's
+   * resident memory after {@link #LOAD} of requests and a full collection.
    */
   record Result(
       long serverMillis,
@@ -55,86 +48,52 @@ abstract class ServerRun {
 
   private final HttpClient client =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-  private final StringBuffer output = new StringBuffer();
+  private final SupportedServer server;
 
-  /** The path of the first request, which a rule limits when the agent runs. */
-  abstract String hello();
-
-  /** A JSP to ask for after the first 200 (Jasper compiles it), or null. */
-  abstract String jsp();
-
-  /** The server's own start-up line, its milliseconds in group 1. */
-  abstract Pattern serverStarted();
-
-  /**
-   * Copies what the server writes to under {@code root}, moves it to free loopback ports, and
-   * returns how to start it with {@code jvmOptions} added to its own.
-   */
-  abstract ProcessBuilder prepare(Path root, String jvmOptions) throws IOException;
-
-  /** The port of {@link #hello}, once prepared. */
-  abstract int port();
-
-  /** The server's JVM among {@code started} and what it started. */
-  abstract long jvmPid(Process started);
-
-  final Result run(String jvmOptions) throws Exception {
-    Path root = Files.createTempDirectory("sluice-startup-cost");
-    ProcessBuilder builder = prepare(root, jvmOptions).redirectErrorStream(true);
-    String javaHome = System.getProperty("java.home");
-    builder.environment().put("JAVA_HOME", javaHome);
-    builder.environment().put("JDK_JAVA_OPTIONS", "");
-    builder.environment().put("JAVA_TOOL_OPTIONS", "");
-    long started = System.nanoTime();
-    Process process = builder.start();
-    Thread reader = new Thread(() -> read(process), "server-output");
-    reader.setDaemon(true);
-    reader.start();
-    try {
-      long firstResponse = untilOk(process, hello(), started);
-      long jvm = jvmPid(process);
-      long cpu = Math.round(Cpu.Times.of(jvm).total() * 1000);
-      long server = number(serverStarted(), "the server's start-up line");
-      long firstJsp = -1;
-      if (jsp() != null) {
-        long jspStart = System.nanoTime();
-        firstJsp = untilOk(process, jsp(), jspStart);
-      }
-      long agent =
-          jvmOptions.contains("-javaagent") ? number(AGENT, "Sluice: agent started") : -1;
-      load();
-      return new Result(server, firstResponse, cpu, firstJsp, agent, rssAfterFullGc(jvm));
-    } finally {
-      stop(process);
-      deleteTree(root);
-    }
+  ServerRun(SupportedServer server) {
+    this.server = server;
   }
 
-  /** SIGTERM to what was started, and a wait for it and all it started to end. */
-  private static void stop(Process process) throws InterruptedException {
-    List<ProcessHandle> started = process.descendants().toList();
-    process.destroy();
-    if (!process.waitFor(30, TimeUnit.SECONDS)) {
-      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      System.err.println("the server did not stop within 30 s of SIGTERM; killed");
-    }
-    for (ProcessHandle left : started) {
-      if (left.isAlive()) {
-        left.destroyForcibly();
+  Result run(List<String> jvmOptions) throws Exception {
+    long started = System.nanoTime();
+    RunningServer running = server.start(jvmOptions);
+    try {
+      long firstResponse = untilOk(running, server.limitedPath(), started);
+      long jvm = running.javaPid();
+      long cpu = Math.round(Cpu.Times.of(jvm).total() * 1000);
+      long serverMillis =
+          server.startedIn() == null
+              ? -1
+              : number(running, server.startedIn(), "the server's start-up line");
+      long firstJsp = -1;
+      if (server.jsp() != null) {
+        firstJsp = untilOk(running, server.jsp(), System.nanoTime());
       }
+      load(running.port());
+      long rss = rssAfterFullGc(jvm);
+      Matcher agent = AGENT.matcher(running.process().output());
+      return new Result(
+          serverMillis,
+          firstResponse,
+          cpu,
+          firstJsp,
+          agent.find() ? Long.parseLong(agent.group(1)) : -1,
+          rss);
+    } finally {
+      running.stopAndDelete();
     }
   }
 
   /** Milliseconds from {@code since} to the first 200 for {@code path}, polling every 10 ms. */
-  private long untilOk(Process process, String path, long since) throws Exception {
+  private long untilOk(RunningServer running, String path, long since) throws Exception {
     HttpRequest request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path))
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + running.port() + path))
             .timeout(START)
             .build();
     long deadline = since + START.toNanos();
     while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException("the server exited; its output:\n" + output);
+      if (!alive(running)) {
+        throw new IllegalStateException("the server exited; its output:\n" + output(running));
       }
       try {
         HttpResponse<Void> response = client.send(request, HttpResponse.BodyHandlers.discarding());
@@ -146,19 +105,29 @@ abstract class ServerRun {
       } catch (IOException e) {
         // Something else answered on the port (another process took it after the check): the
         // server cannot bind there, and the deadline says so with its output.
-        if (!process.isAlive()) {
-          throw new IllegalStateException("the server exited; its output:\n" + output, e);
+        if (!alive(running)) {
+          throw new IllegalStateException(
+              "the server exited; its output:\n" + output(running), e);
         }
       }
       Thread.sleep(10);
     }
-    throw new IllegalStateException("no 200 for " + path + " within " + START + ":\n" + output);
+    throw new IllegalStateException(
+        "no 200 for " + path + " within " + START + ":\n" + output(running));
+  }
+
+  private static boolean alive(RunningServer running) {
+    return ProcessHandle.of(running.process().pid()).map(ProcessHandle::isAlive).orElse(false);
+  }
+
+  private static String output(RunningServer running) {
+    return running.process().output();
   }
 
   /** {@link #LOAD} of requests one after another, at most {@link #MOST_LOAD_REQUESTS}. */
-  private void load() throws Exception {
+  private void load(int port) throws Exception {
     HttpRequest request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + hello()))
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + server.limitedPath()))
             .timeout(Duration.ofSeconds(5))
             .build();
     long end = System.nanoTime() + LOAD.toNanos();
@@ -192,57 +161,16 @@ abstract class ServerRun {
   }
 
   /** A number from a log line, waiting up to 10 s for the output reader to catch up. */
-  private long number(Pattern pattern, String what) throws InterruptedException {
+  private static long number(RunningServer running, Pattern pattern, String what)
+      throws InterruptedException {
     for (int i = 0; i < 1000; i++) {
-      Matcher matcher = pattern.matcher(output);
+      Matcher matcher = pattern.matcher(output(running));
       if (matcher.find()) {
         return Long.parseLong(matcher.group(1).replaceAll("[,.]", ""));
       }
       Thread.sleep(10);
     }
-    throw new IllegalStateException("no \"" + what + "\" line in the output:\n" + output);
-  }
-
-  private void read(Process process) {
-    try (BufferedReader in =
-        new BufferedReader(new InputStreamReader(process.getInputStream(), UTF_8))) {
-      for (String line; (line = in.readLine()) != null; ) {
-        output.append(line).append('\n');
-      }
-    } catch (IOException e) {
-      output.append("(output unreadable: ").append(e).append(")\n");
-    }
-  }
-
-  static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
-  }
-
-  static void copyTree(Path from, Path to) throws IOException {
-    try (Stream<Path> paths = Files.walk(from)) {
-      paths.forEach(
-          source -> {
-            Path target = to.resolve(from.relativize(source).toString());
-            try {
-              if (Files.isDirectory(source)) {
-                Files.createDirectories(target);
-              } else {
-                Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
-              }
-            } catch (IOException e) {
-              throw new UncheckedIOException(e);
-            }
-          });
-    }
-  }
-
-  static void deleteTree(Path root) throws IOException {
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    }
+    throw new IllegalStateException(
+        "no \"" + what + "\" line in the output:\n" + output(running));
   }
 }

@@ -15,10 +15,12 @@ public final class AgentServer implements AutoCloseable {
   private static final Duration START = Duration.ofSeconds(90);
 
   private final ChildJvm jvm;
+  private final int port;
   private final Http http;
 
   private AgentServer(ChildJvm jvm, int port) {
     this.jvm = jvm;
+    this.port = port;
     this.http = new Http(port);
   }
 
@@ -57,20 +59,12 @@ public final class AgentServer implements AutoCloseable {
   }
 
   /**
-   * Starts {@code container} without our agent, {@code options} (another agent's flags, say) before
-   * the main class: for an app limited by the web.xml Filter alone.
-   */
-  public static AgentServer startWithoutAgent(
-      AgentContainer container, AgentWebApp app, List<String> options) {
-    return start(ChildJvm.java(), container, app, List.of(), null, options, Map.of());
-  }
-
-  /**
    * Launches {@code container} with {@code agentSuffix} after the agent jar, without waiting for it
    * to serve: for a JVM that is expected not to.
    */
   public static ChildJvm launch(AgentContainer container, AgentWebApp app, String agentSuffix) {
-    return launch(ChildJvm.java(), container, app, List.of(), agentSuffix, List.of(), Map.of());
+    return launch(
+        ChildJvm.java(), container, app, withAgent(List.of(), agentSuffix, List.of()), Map.of());
   }
 
   private static AgentServer start(
@@ -81,7 +75,20 @@ public final class AgentServer implements AutoCloseable {
       String agentSuffix,
       List<String> options,
       Map<String, String> environment) {
-    ChildJvm jvm = launch(java, container, app, before, agentSuffix, options, environment);
+    return serving(
+        launch(java, container, app, withAgent(before, agentSuffix, options), environment));
+  }
+
+  /**
+   * Starts {@code container} serving the app with {@code jvmOptions} alone before the main class,
+   * the agent among them or not (a tool compares the two).
+   */
+  public static AgentServer startWithOptions(
+      AgentContainer container, AgentWebApp app, List<String> jvmOptions) {
+    return serving(launch(ChildJvm.java(), container, app, jvmOptions, Map.of()));
+  }
+
+  private static AgentServer serving(ChildJvm jvm) {
     try {
       String serving = jvm.awaitLine("SERVING ", START);
       return new AgentServer(jvm, Integer.parseInt(serving.substring("SERVING ".length())));
@@ -94,26 +101,34 @@ public final class AgentServer implements AutoCloseable {
     }
   }
 
+  /** {@code before}, our agent's flag with {@code agentSuffix}, {@code after}. */
+  private static List<String> withAgent(
+      List<String> before, String agentSuffix, List<String> after) {
+    List<String> options = new ArrayList<>(before);
+    options.add("-javaagent:" + Settings.agentJar() + agentSuffix);
+    options.addAll(after);
+    return options;
+  }
+
   private static ChildJvm launch(
       String java,
       AgentContainer container,
       AgentWebApp app,
-      List<String> before,
-      String agentSuffix,
-      List<String> options,
+      List<String> jvmOptions,
       Map<String, String> environment) {
     List<String> command = new ArrayList<>();
     command.add(java);
-    command.addAll(before);
-    if (agentSuffix != null) {
-      command.add("-javaagent:" + Settings.agentJar() + agentSuffix);
-    }
-    command.addAll(options);
+    command.addAll(jvmOptions);
     command.add("-cp");
     command.add(container.classPath());
     command.add(container.main().getName());
     command.add(app.dir().toString());
     return ChildJvm.start(container.name(), command, environment, null);
+  }
+
+  /** The port it serves on. */
+  public int port() {
+    return port;
   }
 
   public Http http() {

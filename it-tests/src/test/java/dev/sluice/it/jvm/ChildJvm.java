@@ -87,7 +87,8 @@ public final class ChildJvm implements AutoCloseable {
    * This JVM's class path, with the Class-Path of any manifest-only jar spelled out. Failsafe
    * starts the test JVM from such a jar (useManifestOnlyJar, its default) but sets java.class.path
    * to the real entries; should a runner leave the jar there instead, its manifest is read here, so
-   * the child never depends on a temporary jar. Checked up front: the child must find {@code main}.
+   * the child never depends on a temporary jar. Checked up front: the child must find {@code main}
+   * (in a directory of classes, or a jar: bench's StartupCost runs on it-tests' test jar).
    */
   public static String classPath(Class<?> main) {
     Set<String> entries = new LinkedHashSet<>();
@@ -96,10 +97,25 @@ public final class ChildJvm implements AutoCloseable {
       entries.addAll(manifestClassPath(Path.of(entry)));
     }
     String resource = main.getName().replace('.', '/') + ".class";
-    if (entries.stream().noneMatch(e -> Files.isRegularFile(Path.of(e).resolve(resource)))) {
+    if (entries.stream().noneMatch(e -> holds(Path.of(e), resource))) {
       throw new IllegalStateException("no class path entry holds " + resource + ": " + entries);
     }
     return String.join(File.pathSeparator, entries);
+  }
+
+  /** True if the class path entry {@code entry}, a directory or a jar, holds {@code resource}. */
+  private static boolean holds(Path entry, String resource) {
+    if (Files.isDirectory(entry)) {
+      return Files.isRegularFile(entry.resolve(resource));
+    }
+    if (!entry.toString().endsWith(".jar") || !Files.isRegularFile(entry)) {
+      return false;
+    }
+    try (JarFile file = new JarFile(entry.toFile())) {
+      return file.getEntry(resource) != null;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + entry, e);
+    }
   }
 
   private static List<String> manifestClassPath(Path jar) {

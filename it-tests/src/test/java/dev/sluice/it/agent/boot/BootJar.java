@@ -22,10 +22,12 @@ public final class BootJar {
   private static final Pattern STARTED = Pattern.compile(" started on port\\D*(\\d+)");
 
   private final ChildJvm jvm;
+  private final int port;
   private final Http http;
 
   private BootJar(ChildJvm jvm, int port) {
     this.jvm = jvm;
+    this.port = port;
     this.http = new Http(port);
   }
 
@@ -63,6 +65,16 @@ public final class BootJar {
       jvm.close();
       throw e;
     }
+  }
+
+  /** The port Boot logged it serves on. */
+  public int port() {
+    return port;
+  }
+
+  /** The app's JVM. */
+  public ChildJvm jvm() {
+    return jvm;
   }
 
   public Http http() {

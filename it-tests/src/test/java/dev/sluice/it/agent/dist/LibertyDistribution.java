@@ -68,11 +68,11 @@ final class LibertyDistribution {
   }
 
   /**
-   * Runs {@code bin/server run} with {@code jvmOption} the one line of the server's {@code
-   * jvm.options}. The script execs the JVM: stopping this process stops Liberty.
+   * Runs {@code bin/server run} with {@code jvmOptions} the lines of the server's {@code
+   * jvm.options}, one each. The script execs the JVM: stopping this process stops Liberty.
    */
-  ChildJvm start(String name, String jvmOption) throws IOException {
-    Files.writeString(server().resolve("jvm.options"), jvmOption + "\n");
+  ChildJvm start(String name, List<String> jvmOptions) throws IOException {
+    Files.write(server().resolve("jvm.options"), jvmOptions);
     Map<String, String> environment =
         Map.ofEntries(
             entry("JAVA_HOME", System.getProperty("java.home")),

@@ -4,6 +4,7 @@ import dev.sluice.it.agent.AgentWebApp;
 import dev.sluice.it.jvm.ChildJvm;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Open Liberty 26 (its Web Profile 8 zip: javax, Servlet 4.0), started by {@code bin/server run}
@@ -25,7 +26,7 @@ class OpenLibertyDistributionIT extends EeServerScenario {
   ChildJvm start(String name, AgentWebApp app, String agentFlag) throws Exception {
     liberty = LibertyDistribution.of("sluice.it.libertyDistribution");
     liberty.deploy("app", app.dir());
-    ChildJvm jvm = liberty.start(name, agentFlag);
+    ChildJvm jvm = liberty.start(name, List.of(agentFlag));
     // CWWKZ0001I: the application started; CWWKF0011I: the server is ready.
     jvm.awaitLineContaining("CWWKZ0001I: Application app started", START);
     jvm.awaitLineContaining("CWWKF0011I", START);

@@ -4,6 +4,7 @@ import dev.sluice.it.agent.AgentWebApp;
 import dev.sluice.it.jvm.ChildJvm;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Payara Server 6 (Jakarta EE 10, jakarta.servlet 6.0), its domain1 started by {@code asadmin
@@ -26,7 +27,7 @@ class Payara6DistributionIT extends EeServerScenario {
   ChildJvm start(String name, AgentWebApp app, String agentFlag) throws Exception {
     payara = PayaraDistribution.of("sluice.it.payaraDistribution");
     payara.deploy("app", app.dir());
-    ChildJvm jvm = payara.start(name, agentFlag);
+    ChildJvm jvm = payara.start(name, List.of(agentFlag));
     jvm.awaitLineContaining("[AutoDeploy] Successfully autodeployed", START);
     return jvm;
   }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 
 /**
  * An unmodified Payara Server distribution (as Maven unpacked it under target/distributions), its
@@ -65,13 +66,13 @@ final class PayaraDistribution {
   }
 
   /**
-   * Adds {@code jvmOption} to the server's JVM options in domain.xml, moves its ports, and runs
+   * Adds {@code jvmOptions} to the server's JVM options in domain.xml, moves its ports, and runs
    * {@code asadmin start-domain --verbose}: asadmin starts the server's JVM as its child, relays its
    * output and exits when it stops.
    */
-  ChildJvm start(String name, String jvmOption) throws IOException {
+  ChildJvm start(String name, List<String> jvmOptions) throws IOException {
     Path xml = domain().resolve("config/domain.xml");
-    Files.writeString(xml, edited(Files.readString(xml), jvmOption));
+    Files.writeString(xml, edited(Files.readString(xml), jvmOptions));
     return asadmin(name, "start-domain", "--verbose");
   }
 
@@ -111,9 +112,9 @@ final class PayaraDistribution {
   /**
    * domain.xml with the server's configuration ({@code server-config}, the first; the rest is the
    * template for new instances) changed: its ports moved by {@link #offset}, its listeners bound to
-   * 127.0.0.1, and {@code jvmOption} added to its JVM options.
+   * 127.0.0.1, and {@code jvmOptions} added to its JVM options, one element each.
    */
-  private String edited(String xml, String jvmOption) {
+  private String edited(String xml, List<String> jvmOptions) {
     int template = xml.indexOf("<config name=\"default-config\"");
     String server = xml.substring(0, template);
     for (int port : PORTS) {
@@ -127,9 +128,16 @@ final class PayaraDistribution {
         server
             .replace("address=\"0.0.0.0\"", "address=\"127.0.0.1\"")
             .replace("<network-listener port=", "<network-listener address=\"127.0.0.1\" port=")
-            .replaceFirst(
-                "</java-config>", "<jvm-options>" + jvmOption + "</jvm-options></java-config>");
+            .replaceFirst("</java-config>", jvmOptionElements(jvmOptions) + "</java-config>");
     return server + xml.substring(template);
+  }
+
+  private static String jvmOptionElements(List<String> jvmOptions) {
+    StringBuilder elements = new StringBuilder();
+    for (String option : jvmOptions) {
+      elements.append("<jvm-options>").append(option).append("</jvm-options>");
+    }
+    return Matcher.quoteReplacement(elements.toString());
   }
 
   private ChildJvm asadmin(String name, String... command) {

@@ -46,7 +46,7 @@ class SpanAttributesIT {
       List<String> otel = ServerSpans.agentFlags();
       server =
           by == LimitedBy.FILTER
-              ? AgentServer.startWithoutAgent(AgentContainer.TOMCAT_11, app, otel)
+              ? AgentServer.startWithOptions(AgentContainer.TOMCAT_11, app, otel)
               : AgentServer.start(AgentContainer.TOMCAT_11, app, otel, List.of());
       Http http = server.http();
       for (int i = 1; i <= 3; i++) {
