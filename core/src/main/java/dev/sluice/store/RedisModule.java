@@ -46,7 +46,7 @@ public interface RedisModule {
    * @throws IllegalStateException saying {@link #MISSING} when it is not
    */
   static RedisModule find() {
-    RedisModule module = Found.MODULE;
+    RedisModule module = RedisModuleFound.MODULE;
     if (module == null) {
       throw new IllegalStateException(MISSING);
     }
@@ -55,19 +55,12 @@ public interface RedisModule {
 
   /** Whether the module is on the class path. */
   static boolean present() {
-    return Found.MODULE != null;
+    return RedisModuleFound.MODULE != null;
   }
 
   /** The module {@code loader} sees; null when it sees none. */
   static RedisModule in(ClassLoader loader) {
     Iterator<RedisModule> found = ServiceLoader.load(RedisModule.class, loader).iterator();
     return found.hasNext() ? found.next() : null;
-  }
-
-  /** Looked up once, when first asked for. */
-  final class Found {
-    static final RedisModule MODULE = in(RedisModule.class.getClassLoader());
-
-    private Found() {}
   }
 }

@@ -30,7 +30,7 @@ public interface RulesPublication extends AutoCloseable {
 
   /** One published version, as config reads it. */
   interface Version {
-    /** The file as pushed, byte for byte; null when it was too large to be read ({@link #refused}). */
+    /** The file as pushed, byte for byte; null when too large to be read ({@link #refused}). */
     byte[] content();
 
     /** Which field was too large to be read, and how large; null when every field was read. */
