@@ -22,9 +22,11 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * Issue 22: a Spring Boot 3.5 app whose own data lives in Redis through Spring Data Redis on Jedis,
  * at the version Boot manages (it-tests/apps/boot3-redis-app, Boot's parent POM), with Sluice's
- * Filter registered as a bean and counting in the same Redis. Boot's dependency management used to
+ * Filter registered as a bean and counting in the same Redis (sluice-filter and sluice-redis in its
+ * POM, as a Filter user with the Redis store writes it). Boot's dependency management used to
  * replace the Jedis and SnakeYAML Sluice was built with; now Sluice's copies are its own, relocated
- * inside the jar, and the app's Jedis is the app's business alone. One Boot start for the class.
+ * inside sluice-core's and sluice-redis's jars, and the app's Jedis is the app's business alone.
+ * One Boot start for the class.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BootRedisFilterIT {

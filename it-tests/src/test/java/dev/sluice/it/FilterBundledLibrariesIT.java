@@ -20,10 +20,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 22: a plain WAR on Tomcat 11 that bundles Jedis 5 and SnakeYAML 1.33 (with commons-pool2
- * and SLF4J 1.7) in WEB-INF/lib and uses them itself, next to the published sluice-filter jar with
- * a rule counting in real Redis. The app keeps its own versions and its Jedis talks to Redis; the
- * Filter runs on the Jedis and SnakeYAML it bundles, relocated, never on the app's. Tomcat loads a
- * web app's own jars before its parent's, so the WAR's copies win over this JVM's class path.
+ * and SLF4J 1.7) in WEB-INF/lib and uses them itself, next to the published sluice-filter,
+ * sluice-core and sluice-redis jars with a rule counting in real Redis. The app keeps its own
+ * versions and its Jedis talks to Redis; the Filter runs on the Jedis and SnakeYAML Sluice's jars
+ * bundle, relocated, never on the app's. Tomcat loads a web app's own jars before its parent's, so
+ * the WAR's copies win over this JVM's class path.
  */
 class FilterBundledLibrariesIT {
   private static final String PREFIX = "warit";

@@ -10,9 +10,10 @@ import org.eclipse.jetty.server.ServerConnector;
 
 /**
  * Embedded Jetty 12, environment ee8 (javax.servlet 4), running the javax artifacts: the filter's
- * and the app's javax jars go into WEB-INF/lib, and the web app class loader (parent last) loads
- * every {@code dev.sluice} class from there, not the jakarta twins of the same names on the test
- * class path. {@link #loadedFrom} lets a test prove it.
+ * and the app's javax jars go into WEB-INF/lib with sluice-core (a memory-only application's
+ * Sluice), and the web app class loader (parent last) loads every {@code dev.sluice} class from
+ * there, not the jakarta twins of the same names on the test class path. {@link #loadedFrom} lets
+ * a test prove it.
  */
 final class Jetty12Ee8Javax implements Container {
   static final String FILTER_JAR = "sluice-filter-javax.jar";
@@ -25,6 +26,7 @@ final class Jetty12Ee8Javax implements Container {
   public int start(Path webapp) throws Exception {
     Path lib = Files.createDirectories(webapp.resolve("WEB-INF/lib"));
     Files.copy(jar("sluice.it.javaxFilterJar"), lib.resolve(FILTER_JAR));
+    Files.copy(jar("sluice.it.coreJar"), lib.resolve("sluice-core.jar"));
     Files.copy(jar("sluice.it.javaxAppJar"), lib.resolve(APP_JAR));
     server = new Server();
     ServerConnector connector = new ServerConnector(server);

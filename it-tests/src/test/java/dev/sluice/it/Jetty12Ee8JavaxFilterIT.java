@@ -27,6 +27,11 @@ class Jetty12Ee8JavaxFilterIT extends FilterScenarios {
     assertThat(filter.getClass()).isNotSameAs(dev.sluice.servlet.RateLimitFilter.class);
     assertThat(jetty.loadedFrom(filter))
         .endsWith(Path.of("WEB-INF", "lib", Jetty12Ee8Javax.FILTER_JAR));
+    Class<?> engine =
+        Class.forName("dev.sluice.config.LiveLimiter", false, filter.getClass().getClassLoader());
+    assertThat(Path.of(engine.getProtectionDomain().getCodeSource().getLocation().toURI()))
+        .as("the engine the javax Filter runs on")
+        .endsWith(Path.of("WEB-INF", "lib", "sluice-core.jar"));
     Object hello = jetty.servlet("hello");
     assertThat(hello).isInstanceOf(javax.servlet.Servlet.class);
     assertThat(jetty.loadedFrom(hello))

@@ -110,10 +110,15 @@ public final class AgentWebApp {
     return app;
   }
 
-  /** The Filter's jar as published: it bundles its own libraries, relocated. */
+  /**
+   * The jars as published, as an application with the Redis store bundles them: the Filter, the
+   * engine and the Redis store, each with its own libraries inside, relocated.
+   */
   private void addFilterJars(boolean javax, Path lib) throws IOException {
     String jar = javax ? "sluice.it.javaxFilterJar" : "sluice.it.filterJar";
     Files.copy(Settings.builtFile(jar), lib.resolve("sluice-filter.jar"));
+    Files.copy(Settings.builtFile("sluice.it.coreJar"), lib.resolve("sluice-core.jar"));
+    Files.copy(Settings.builtFile("sluice.it.redisJar"), lib.resolve("sluice-redis.jar"));
   }
 
   public Path dir() {

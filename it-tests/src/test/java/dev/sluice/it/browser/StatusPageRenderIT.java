@@ -15,7 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The admin endpoint's status page (filter/src/main/resources/dev/sluice/admin/status.html) in a
+ * The admin endpoint's status page (core/src/main/resources/dev/sluice/admin/status.html) in a
  * real browser, under the Content Security Policy it is served with, fed a changing status: it must
  * show what the JSON says, draw the 429 rate, say when the status cannot be read, and treat client
  * identities, which anyone sending requests chooses, as text.
