@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
 import dev.sluice.it.redis.Await;
+import dev.sluice.it.store.DelayMember.Reservations;
 import dev.sluice.it.redis.RedisClusterHandle;
 import dev.sluice.it.redis.RedisProcess;
 import dev.sluice.it.redis.RedisServer;
@@ -342,6 +343,37 @@ class RedisClusterStoreIT {
 
   @Nested
   @Order(3)
+  class Delay {
+    /**
+     * A delayed rule's burst on the cluster, as {@code DelayedFleetIT} sends it to a standalone
+     * Redis: 20 requests at 5/s with max_wait 2s from two stores taking turns, on the scripts' clock
+     * held still, so the answer is exact. The script reserves each slot where the identity's keys
+     * live: one slot every 200 ms from now to 2 s, none shared, the rest denied.
+     */
+    @Test
+    void twoStoresSpaceABurstAtTheRateAndNeverShareASlot() {
+      ManualClock clock = new ManualClock(1_800_000_000_000_000L);
+      String prefix = prefix();
+      try (RedisStore one = ClusterStores.manual(cluster, prefix, clock);
+          RedisStore two = ClusterStores.manual(cluster, prefix, clock)) {
+        Reservations got = DelayMember.reserve(List.of(one, two), 20);
+        List<Long> waits = new ArrayList<>();
+        List<Long> slotsFromNow = new ArrayList<>();
+        for (int i = 0; i <= 10; i++) {
+          waits.add(i * 200_000L);
+        }
+        for (long slot : got.slots) {
+          slotsFromNow.add(slot - got.slots.get(0));
+        }
+        assertThat(got.waits).as("each request's wait, in arrival order").isEqualTo(waits);
+        assertThat(slotsFromNow).as("the slots, from the first").isEqualTo(waits);
+        assertThat(got.denied).as("beyond max_wait").isEqualTo(9);
+      }
+    }
+  }
+
+  @Nested
+  @Order(4)
   class Failover {
     @Test
     void aKilledMasterIsReplacedAndDecisionsComeFromRedisAgainWithinSeconds() throws Exception {
