@@ -6,8 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.LogCapture;
 import dev.sluice.core.TestRequest;
 import dev.sluice.it.redis.RedisProbe;
-import dev.sluice.it.redis.RedisProcess;
-import dev.sluice.it.redis.RedisServers;
+import dev.sluice.it.redis.WithOwnRedisProcess;
 import dev.sluice.metrics.ConfigStatus;
 import dev.sluice.store.ManualClock;
 import dev.sluice.store.MemoryStore;
@@ -20,9 +19,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,29 +30,17 @@ import org.junit.jupiter.api.io.TempDir;
  * Each test has a key prefix of its own; {@code PublishFleetIT} does the same with JVMs that follow
  * by themselves.
  */
-class RulesFromRedisIT {
+class RulesFromRedisIT extends WithOwnRedisProcess {
   private static final AtomicInteger PREFIXES = new AtomicInteger();
   private static final String LOCAL_RULE =
       "rules: [{ id: local, match: { path: /local }, key: ip, limit: 1, window: 1m }]\n";
   private static final String PUSHED_RULE =
       "rules: [{ id: pushed, match: { path: /pushed }, key: ip, limit: 1, window: 1m }]\n";
 
-  private static RedisProcess redis;
-
   @TempDir Path dir;
   private final ManualClock clock = new ManualClock(1_800_000_000L * SECOND);
   private final String prefix = "follow" + PREFIXES.incrementAndGet();
   private LogCapture log;
-
-  @BeforeAll
-  static void startRedis() {
-    redis = RedisServers.localProcess();
-  }
-
-  @AfterAll
-  static void stopRedis() {
-    redis.close();
-  }
 
   @BeforeEach
   void captureTheLog() {

@@ -6,16 +6,13 @@ import dev.sluice.config.ConfigSource;
 import dev.sluice.config.LiveLimiter;
 import dev.sluice.core.Decision;
 import dev.sluice.core.TestRequest;
-import dev.sluice.it.redis.RedisProcess;
-import dev.sluice.it.redis.RedisServers;
+import dev.sluice.it.redis.WithOwnRedisProcess;
 import dev.sluice.store.Clock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,20 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A fail_open delayed rule with Redis killed: this JVM's share (20/s ÷ a fleet of 4 = one slot per
  * 200 ms) still spaces a burst into slots up to max_wait rather than letting it through at once.
  */
-class DelayedOutageIT {
-  private static RedisProcess redis;
+class DelayedOutageIT extends WithOwnRedisProcess {
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void startRedis() {
-    redis = RedisServers.localProcess();
-  }
-
-  @AfterAll
-  static void stopRedis() {
-    redis.close();
-  }
 
   private LiveLimiter limiter() throws Exception {
     String yaml =

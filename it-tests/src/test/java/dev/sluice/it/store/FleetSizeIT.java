@@ -4,16 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
-import dev.sluice.it.redis.RedisProcess;
-import dev.sluice.it.redis.RedisServers;
+import dev.sluice.it.redis.WithOwnRedisProcess;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Counters;
 import dev.sluice.store.redis.RedisSettings;
 import dev.sluice.store.redis.RedisStore;
 import java.net.URI;
 import java.util.function.IntSupplier;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,21 +18,9 @@ import org.junit.jupiter.api.Test;
  * the last five; the count is what each one's local share divides by, and it is remembered through
  * an outage, exactly when it is needed.
  */
-class FleetSizeIT {
+class FleetSizeIT extends WithOwnRedisProcess {
   /** A bucket that earns no token while a test runs: what is admitted is the share exactly. */
   private static final long HOUR = 3_600_000_000L;
-
-  private static RedisProcess redis;
-
-  @BeforeAll
-  static void startRedis() {
-    redis = RedisServers.localProcess();
-  }
-
-  @AfterAll
-  static void stopRedis() {
-    redis.close();
-  }
 
   private static RedisStore store() {
     return store("fleet", 1);

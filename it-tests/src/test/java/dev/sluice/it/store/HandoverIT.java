@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.LogCapture;
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
-import dev.sluice.it.redis.RedisProcess;
-import dev.sluice.it.redis.RedisServers;
+import dev.sluice.it.redis.WithOwnRedisProcess;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Counters;
 import dev.sluice.store.OnError;
@@ -15,9 +14,7 @@ import dev.sluice.store.Store;
 import dev.sluice.store.redis.RedisStore;
 import dev.sluice.store.redis.ScriptTime;
 import java.util.Collections;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -34,23 +31,12 @@ import redis.clients.jedis.JedisPooled;
  * second: a killed Redis refuses connections at once anyway, and a call that merely took long on a
  * busy machine must not reopen the breaker after the switch.
  */
-class HandoverIT {
+class HandoverIT extends WithOwnRedisProcess {
   private static final int LIMIT = 100;
-  private static RedisProcess redis;
 
   private LogCapture log;
   private RedisStore a;
   private RedisStore b;
-
-  @BeforeAll
-  static void startRedis() {
-    redis = RedisServers.localProcess();
-  }
-
-  @AfterAll
-  static void stopRedis() {
-    redis.close();
-  }
 
   @BeforeEach
   void listen() {

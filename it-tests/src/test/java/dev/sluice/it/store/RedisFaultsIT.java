@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.LogCapture;
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
-import dev.sluice.it.redis.RedisProcess;
-import dev.sluice.it.redis.RedisServers;
+import dev.sluice.it.redis.WithOwnRedisProcess;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Counters;
 import dev.sluice.store.OnError;
@@ -18,12 +17,9 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -32,29 +28,15 @@ import redis.clients.jedis.exceptions.JedisException;
  * breaker is open, nothing reaches the caller as an exception, and Redis takes over again by
  * itself. The store runs as in production: Redis TIME, a 50 ms budget, a fleet of 4.
  */
-class RedisFaultsIT {
+class RedisFaultsIT extends WithOwnRedisProcess {
   private static final long MINUTE = 60_000_000;
   private static final Quota HUNDRED = Quota.of(100, MINUTE, 100);
   private static final AtomicInteger PREFIXES = new AtomicInteger();
-  private static RedisProcess redis;
-  private static JedisPooled probe;
 
   private final String prefix = "faults" + PREFIXES.incrementAndGet();
   private RedisStore store;
   private Counters open;
   private Counters closed;
-
-  @BeforeAll
-  static void startRedis() {
-    redis = RedisServers.localProcess();
-    probe = new JedisPooled(redis.host(), redis.port());
-  }
-
-  @AfterAll
-  static void stopRedis() {
-    probe.close();
-    redis.close();
-  }
 
   @BeforeEach
   void openStore() {
@@ -221,7 +203,7 @@ class RedisFaultsIT {
   /** Whether Redis holds {@code key}; a connection the last restart broke just means not yet. */
   private static boolean writtenInRedis(String key) {
     try {
-      return probe.exists(key);
+      return jedis.exists(key);
     } catch (JedisException e) {
       return false;
     }

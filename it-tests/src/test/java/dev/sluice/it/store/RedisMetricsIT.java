@@ -5,16 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.config.ConfigSource;
 import dev.sluice.config.LiveLimiter;
 import dev.sluice.core.TestRequest;
-import dev.sluice.it.redis.RedisProcess;
-import dev.sluice.it.redis.RedisServers;
+import dev.sluice.it.redis.WithOwnRedisProcess;
 import dev.sluice.metrics.RuleStats;
 import dev.sluice.metrics.StoreStatus;
 import dev.sluice.store.Clock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,20 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * What a limiter on a real Redis reports: its round trips while Redis answers; its errors, open
  * breaker and each rule's local decisions (by on_error) once Redis is killed.
  */
-class RedisMetricsIT {
-  private static RedisProcess redis;
+class RedisMetricsIT extends WithOwnRedisProcess {
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void startRedis() {
-    redis = RedisServers.localProcess();
-  }
-
-  @AfterAll
-  static void stopRedis() {
-    redis.close();
-  }
 
   private LiveLimiter limiter() throws Exception {
     String yaml =

@@ -6,8 +6,7 @@ import dev.sluice.config.ConfigSource;
 import dev.sluice.config.LiveLimiter;
 import dev.sluice.core.Decision;
 import dev.sluice.core.TestRequest;
-import dev.sluice.it.redis.RedisProcess;
-import dev.sluice.it.redis.RedisServers;
+import dev.sluice.it.redis.WithOwnRedisProcess;
 import dev.sluice.metrics.RuleStats;
 import dev.sluice.store.Clock;
 import java.nio.charset.StandardCharsets;
@@ -16,12 +15,9 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import redis.clients.jedis.JedisPooled;
 
 /**
  * A rollout on a real Redis: a reload adds two rules, which run in shadow ({@code
@@ -29,25 +25,11 @@ import redis.clients.jedis.JedisPooled;
  * (one script run, standalone), not one per rule; with Redis paused, it waits one {@code timeout},
  * not one per rule; and the shadow rules count exactly what they would have alone.
  */
-class ShadowRoundTripsIT {
+class ShadowRoundTripsIT extends WithOwnRedisProcess {
   private static final int TIMEOUT_MILLIS = 300;
   private static final AtomicInteger PREFIXES = new AtomicInteger();
-  private static RedisProcess redis;
-  private static JedisPooled probe;
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void startRedis() {
-    redis = RedisServers.localProcess();
-    probe = new JedisPooled(redis.host(), redis.port());
-  }
-
-  @AfterAll
-  static void stopRedis() {
-    probe.close();
-    redis.close();
-  }
 
   @AfterEach
   void healthyRedis() {
@@ -117,7 +99,7 @@ class ShadowRoundTripsIT {
     long runs = 0;
     Matcher m =
         Pattern.compile("cmdstat_(?:evalsha|eval):calls=(\\d+)")
-            .matcher(probe.info("commandstats"));
+            .matcher(jedis.info("commandstats"));
     while (m.find()) {
       runs += Long.parseLong(m.group(1));
     }

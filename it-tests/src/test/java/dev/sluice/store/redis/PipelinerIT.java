@@ -3,8 +3,7 @@ package dev.sluice.store.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.it.redis.RedisProcess;
-import dev.sluice.it.redis.RedisServers;
+import dev.sluice.it.redis.WithOwnRedisProcess;
 import dev.sluice.metrics.RoundTrips;
 import dev.sluice.store.Clock;
 import java.net.URI;
@@ -21,9 +20,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.DefaultJedisClientConfig;
@@ -40,27 +37,13 @@ import redis.clients.jedis.exceptions.JedisException;
  * by this JVM still answered by Redis, and what the breaker hears: how Redis answered, not whether
  * the caller still waited.
  */
-class PipelinerIT {
+class PipelinerIT extends WithOwnRedisProcess {
   private static final long LIMIT = 1_000;
   private static final AtomicInteger KEYS = new AtomicInteger();
-  private static RedisProcess redis;
-  private static JedisPooled admin;
 
   private final String key = "pipe:{k" + KEYS.incrementAndGet() + "}:t";
   private final Breaker breaker = new Breaker(Clock.SYSTEM, "test");
   private final List<AutoCloseable> closing = new ArrayList<>();
-
-  @BeforeAll
-  static void startRedis() {
-    redis = RedisServers.localProcess();
-    admin = new JedisPooled(redis.host(), redis.port());
-  }
-
-  @AfterAll
-  static void stopRedis() {
-    admin.close();
-    redis.close();
-  }
 
   @AfterEach
   void close() throws Exception {
@@ -110,12 +93,12 @@ class PipelinerIT {
   void noScriptOnTheCallersOwnPipelineGoesOnceMoreByTextFromASender() {
     Watched client = client(1_000);
     Pipeliner pipeliner = pipeliner(client, 1_000, 2);
-    admin.scriptFlush();
+    jedis.scriptFlush();
     assertThat(remaining(pipeliner)).as("counted once").isEqualTo(LIMIT - 1);
     assertThat(client.senders).hasSize(2);
     assertThat(client.senders.get(0)).isEqualTo(Thread.currentThread().getName());
     assertThat(client.senders.get(1)).startsWith("sluice-redis-pipeline-");
-    assertThat(admin.scriptExists(Collections.singletonList(Script.ACQUIRE.sha1())))
+    assertThat(jedis.scriptExists(Collections.singletonList(Script.ACQUIRE.sha1())))
         .as("cached again")
         .containsExactly(true);
   }
@@ -124,7 +107,7 @@ class PipelinerIT {
   void aCallRedisDidNotAnswerInTimeFailsItsCallerAndIsNeverSentAgain() {
     Pipeliner pipeliner = pipeliner(client(100), 100, 2);
     assertThat(remaining(pipeliner)).isEqualTo(LIMIT - 1);
-    admin.sendCommand(Protocol.Command.CONFIG, "RESETSTAT");
+    jedis.sendCommand(Protocol.Command.CONFIG, "RESETSTAT");
     redis.pause();
     for (int i = 0; i < Breaker.FAILURES_TO_OPEN; i++) {
       long start = System.nanoTime();
@@ -149,7 +132,7 @@ class PipelinerIT {
     Watched client = client(1_000);
     Pipeliner pipeliner = pipeliner(client, 5_000, 1);
     String poisoned = "pipe:{poisoned}:t";
-    admin.hset(poisoned, "not", "a counter");
+    jedis.hset(poisoned, "not", "a counter");
     client.gate = new CountDownLatch(1);
     CountDownLatch gate = client.gate;
     Future<Object> first = submit(pipeliner, key);
@@ -187,7 +170,7 @@ class PipelinerIT {
   void aQueuedCallWhoseCallerGaveUpIsNeverSent() throws Exception {
     Watched client = client(1_000);
     Pipeliner pipeliner = pipeliner(client, 5_000, 1);
-    admin.sendCommand(Protocol.Command.CONFIG, "RESETSTAT");
+    jedis.sendCommand(Protocol.Command.CONFIG, "RESETSTAT");
     client.gate = new CountDownLatch(1);
     CountDownLatch gate = client.gate;
     Future<Object> first = submit(pipeliner, key);
@@ -243,7 +226,7 @@ class PipelinerIT {
   void aCallHeldUpByThisJvmPastItsBudgetIsStillAnsweredByRedis() throws Exception {
     Watched client = client(1_000);
     Pipeliner pipeliner = pipeliner(client, 50, 1);
-    admin.sendCommand(Protocol.Command.CONFIG, "RESETSTAT");
+    jedis.sendCommand(Protocol.Command.CONFIG, "RESETSTAT");
     client.stallMillis = 200; // every pipeline starts four budgets late
     CompletableFuture<Long> first = CompletableFuture.supplyAsync(() -> remaining(pipeliner));
     awaitTrue(() -> client.senders.size() == 1);
@@ -312,7 +295,7 @@ class PipelinerIT {
 
   private static long scriptRuns() {
     long runs = 0;
-    for (String line : admin.info("commandstats").split("\r\n")) {
+    for (String line : jedis.info("commandstats").split("\r\n")) {
       if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
         runs += Long.parseLong(line.replaceAll(".*[:,]calls=(\\d+),.*", "$1"));
       }
