@@ -99,12 +99,13 @@ public final class Decision {
 
   /**
    * When allowed, the enforcing rule with a delay whose slot for this request is furthest away (see
-   * {@link dev.sluice.algo.Quota#delayed}); -1 when the request passes at once.
+   * {@link dev.sluice.algo.Quota#delayed}); -1 when the request passes at once. Where no rule in
+   * force has a delay (found once per reload), that is known without looking at the permits.
    */
   public int delaying() {
     int delaying = -1;
     long longest = 0;
-    for (int i = 0; allowed && i < permits.length; i++) {
+    for (int i = 0; allowed && rules.delays() && i < permits.length; i++) {
       Permit p = permits[i];
       long wait =
           p == null || rules.rules().get(i).shadow() ? 0 : p.decidedUnder().waitMicros(p.verdict());

@@ -24,7 +24,7 @@ public enum Outcome {
     if (!decision.allowed()) {
       return DENIED;
     }
-    if (decision.rules().delays() && decision.delaying() >= 0) {
+    if (decision.delaying() >= 0) {
       return DELAYED;
     }
     return shadowDenying(decision) >= 0 ? SHADOW_DENIED : ALLOWED;

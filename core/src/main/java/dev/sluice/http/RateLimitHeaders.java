@@ -39,7 +39,7 @@ public final class RateLimitHeaders {
     }
     if (!decision.allowed()) {
       exchange.setHeader(RETRY_AFTER, Long.toString(decision.retryAfterSeconds()));
-    } else if (decision.rules().delays()) {
+    } else {
       long waited = decision.waitMicros();
       if (waited > 0) {
         exchange.setHeader(DELAY, Long.toString((waited + 999) / 1_000)); // rounded up, as ever

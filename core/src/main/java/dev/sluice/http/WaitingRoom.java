@@ -53,7 +53,7 @@ final class WaitingRoom {
     if (now != tidied) {
       tidy(now);
     }
-    int delaying = decision.allowed() && decision.rules().delays() ? decision.delaying() : -1;
+    int delaying = decision.delaying();
     if (delaying < 0) {
       return decision;
     }
