@@ -133,8 +133,8 @@ class AdminEndpointTest {
       String policy = page.headers.get("Content-Security-Policy");
       assertThat(policy)
           .startsWith("default-src 'none'; script-src 'sha256-")
-          .contains("'" + StatusPage.hashOf(page.body, "script") + "'")
-          .contains("'" + StatusPage.hashOf(page.body, "style") + "'")
+          .contains("'" + HtmlPage.hashOf(page.body, "script") + "'")
+          .contains("'" + HtmlPage.hashOf(page.body, "style") + "'")
           .contains("connect-src 'self'")
           .contains("frame-ancestors 'none'");
     }
