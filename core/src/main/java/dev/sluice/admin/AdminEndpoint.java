@@ -120,7 +120,7 @@ public final class AdminEndpoint implements Admin {
     } else if ("metrics".equals(resource)) {
       exchange.respond(200, PrometheusText.CONTENT_TYPE, metrics.prometheusText());
     } else if ("explain".equals(resource)) {
-      Explain.answer(limiter, exchange);
+      Explain.answer(limiter, metrics, exchange);
     } else {
       error(
           exchange, 404, "no such resource; try status, metrics, explain, login or the page at /");
