@@ -18,7 +18,7 @@ import javax.crypto.spec.SecretKeySpec;
  * a reload that changes {@code admin.token} refuses every cookie issued before.
  */
 final class LoginCookie {
-  static final String NAME = "sluice_admin";
+  static final String NAME = "sluice-admin";
   static final long LIFETIME_MILLIS = 30 * 60 * 1000L;
 
   private static final String HMAC = "HmacSHA256";

@@ -74,7 +74,7 @@ class AdminLoginTest {
     assertThat(login.headers).containsEntry("Location", "/_sluice/");
     String setCookie = login.headers.get("Set-Cookie");
     assertThat(setCookie)
-        .startsWith("sluice_admin=")
+        .startsWith("sluice-admin=")
         .contains("; Path=/_sluice;", "; Max-Age=1800;", "; HttpOnly", "; SameSite=Strict")
         .doesNotContain("Secure")
         .doesNotContain(TOKEN);
@@ -108,9 +108,9 @@ class AdminLoginTest {
     String value = cookie.substring(cookie.indexOf('=') + 1);
     long expiry = Long.parseLong(value.substring(0, value.indexOf('.')));
     String stretched =
-        "sluice_admin=" + (expiry + 3_600_000) + value.substring(value.indexOf('.'));
+        "sluice-admin=" + (expiry + 3_600_000) + value.substring(value.indexOf('.'));
     assertThat(t.admin.answered(withCookie("GET", "/_sluice/status", stretched))).isFalse();
-    assertThat(t.admin.answered(withCookie("GET", "/_sluice/status", "sluice_admin=" + TOKEN)))
+    assertThat(t.admin.answered(withCookie("GET", "/_sluice/status", "sluice-admin=" + TOKEN)))
         .isFalse();
 
     AdminTesting other = new AdminTesting("rules: []\n").allow(TOKEN, "127.0.0.1/32");
@@ -157,7 +157,7 @@ class AdminLoginTest {
     assertThat(right.headers).containsEntry("Retry-After", "50").doesNotContainKey("Set-Cookie");
 
     t.clock.advance(50 * ManualClock.SECOND);
-    assertThat(logIn()).startsWith("sluice_admin=");
+    assertThat(logIn()).startsWith("sluice-admin=");
   }
 
   @Test

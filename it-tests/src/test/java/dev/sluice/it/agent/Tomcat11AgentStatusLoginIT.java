@@ -58,7 +58,7 @@ class Tomcat11AgentStatusLoginIT extends AgentScenario {
           .isEmpty();
       assertThat(browser.cookies()).hasSize(1);
       JsonObject cookie = browser.cookies().get(0).getAsJsonObject();
-      assertThat(cookie.get("name").getAsString()).isEqualTo("sluice_admin");
+      assertThat(cookie.get("name").getAsString()).isEqualTo("sluice-admin");
       assertThat(cookie.get("value").getAsString()).doesNotContain(TOKEN);
       assertThat(cookie.get("path").getAsString()).isEqualTo("/_sluice");
       assertThat(cookie.get("httpOnly").getAsBoolean()).isTrue();
