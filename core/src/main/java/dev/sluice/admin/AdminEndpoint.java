@@ -80,11 +80,7 @@ public final class AdminEndpoint implements Admin {
     String writer = in.writer(token);
     boolean write = RulesResource.isWrite(resource, exchange.method());
     boolean toLogin = Login.RESOURCE.equals(resource);
-    boolean granted =
-        toLogin
-            || (write
-                ? writer != null
-                : !in.refusesToken(token) || writer != null || login.admits(exchange, in, millis()));
+    boolean granted = toLogin || (write ? writer != null : mayRead(exchange, in, token, writer));
     if (!granted || !exchange.clearForResponse()) {
       return false;
     }
@@ -105,6 +101,11 @@ public final class AdminEndpoint implements Admin {
       answer(resource, exchange);
     }
     return true;
+  }
+
+  /** With the read token, a write credential, or the cookie the login form gave for the token. */
+  private boolean mayRead(Exchange exchange, AdminSettings in, String token, String writer) {
+    return !in.refusesToken(token) || writer != null || login.admits(exchange, in, millis());
   }
 
   private void answer(String resource, Exchange exchange) throws IOException {
