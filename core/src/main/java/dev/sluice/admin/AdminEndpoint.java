@@ -15,7 +15,8 @@ import java.util.Locale;
 /**
  * The operators' endpoint: {@code <path>/} the status page, {@code /status} its JSON, {@code
  * /metrics} the Prometheus text, {@code /explain} what the rules would do to a request, {@code
- * /rules} the rules in force, which a write credential may change ({@link RulesResource}). Off
+ * /rules} the rules in force, which a write credential may change ({@link RulesResource}), {@code
+ * /login} a form where a browser types the token once for a cookie ({@link Login}). Off
  * until the config has an {@code admin} section, and it follows that section through reloads.
  *
  * <p>It answers only a request that reaches one of these paths spelled exactly so, from a {@link
@@ -33,7 +34,8 @@ public final class AdminEndpoint implements Admin {
   private final Rulebook rulebook;
   private final History history = new History();
   private volatile AdminSettings settings;
-  private volatile StatusPage page;
+  private volatile HtmlPage page;
+  private volatile Login login;
 
   /**
    * @param rulebook the rules {@code /rules} reads and writes
@@ -48,7 +50,8 @@ public final class AdminEndpoint implements Admin {
   /** From now on answers as {@code next} says; null turns the endpoint off. */
   public void configure(AdminSettings next) {
     if (next != null && page == null) {
-      page = StatusPage.load();
+      page = HtmlPage.status();
+      login = new Login();
     }
     settings = next;
   }
@@ -70,19 +73,24 @@ public final class AdminEndpoint implements Admin {
     if (resource == null || !Caller.isAllowed(exchange, in.clientIp(), in.allow())) {
       return false;
     }
-    // A write credential grants reads too; the read token never grants a write.
+    // A write credential grants reads too; the read token, and the login cookie it buys, never
+    // grant a write. The login form itself is for every allowed caller: it is how one without
+    // the token in a header gets in.
     String token = bearerToken(exchange.headers("Authorization"));
     String writer = in.writer(token);
     boolean write = RulesResource.isWrite(resource, exchange.method());
-    if ((write ? writer == null : in.refusesToken(token) && writer == null)
-        || !exchange.clearForResponse()) {
+    boolean toLogin = Login.RESOURCE.equals(resource);
+    boolean granted = toLogin || (write ? writer != null : mayRead(exchange, in, token, writer));
+    if (!granted || !exchange.clearForResponse()) {
       return false;
     }
     exchange.setHeader("Cache-Control", "no-store");
     exchange.setHeader("X-Content-Type-Options", "nosniff");
     exchange.setHeader("Referrer-Policy", "no-referrer");
     String method = exchange.method();
-    if (RulesResource.isRules(resource)) {
+    if (toLogin) {
+      login.answer(exchange, in, millis());
+    } else if (RulesResource.isRules(resource)) {
       exchange.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
       String from = Caller.address(exchange, in.clientIp());
       RulesResource.answer(rulebook, resource, write ? writer : null, from, exchange);
@@ -95,9 +103,14 @@ public final class AdminEndpoint implements Admin {
     return true;
   }
 
+  /** With the read token, a write credential, or the cookie the login form gave for the token. */
+  private boolean mayRead(Exchange exchange, AdminSettings in, String token, String writer) {
+    return !in.refusesToken(token) || writer != null || login.admits(exchange, in, millis());
+  }
+
   private void answer(String resource, Exchange exchange) throws IOException {
     if (resource.isEmpty()) {
-      StatusPage html = page;
+      HtmlPage html = page;
       exchange.setHeader("Content-Security-Policy", html.contentSecurityPolicy());
       exchange.respond(200, "text/html;charset=utf-8", html.html());
       return;
@@ -108,9 +121,10 @@ public final class AdminEndpoint implements Admin {
     } else if ("metrics".equals(resource)) {
       exchange.respond(200, PrometheusText.CONTENT_TYPE, metrics.prometheusText());
     } else if ("explain".equals(resource)) {
-      Explain.answer(limiter, exchange);
+      Explain.answer(limiter, metrics, exchange);
     } else {
-      error(exchange, 404, "no such resource; try status, metrics, explain or the page at /");
+      error(
+          exchange, 404, "no such resource; try status, metrics, explain, login or the page at /");
     }
   }
 

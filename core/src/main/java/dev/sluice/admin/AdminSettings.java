@@ -70,6 +70,11 @@ public final class AdminSettings {
     return writers.nameOf(given);
   }
 
+  /** The SHA-256 of the token, or null when the address alone lets a caller in. */
+  byte[] tokenDigest() {
+    return tokenDigest;
+  }
+
   /** True when a token is needed and {@code given} is not it. */
   boolean refusesToken(String given) {
     if (tokenDigest == null) {

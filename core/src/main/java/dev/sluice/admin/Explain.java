@@ -4,6 +4,7 @@ import dev.sluice.core.Explanation;
 import dev.sluice.core.Limiter;
 import dev.sluice.core.RequestView;
 import dev.sluice.http.Exchange;
+import dev.sluice.metrics.Metrics;
 import dev.sluice.support.JsonWriter;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * {@code GET <admin>/explain?method=POST&path=/login&ip=203.0.113.9&header.X-API-Key=k&user=u}:
@@ -25,7 +27,7 @@ final class Explain {
 
   private Explain() {}
 
-  static void answer(Limiter limiter, Exchange exchange) throws IOException {
+  static void answer(Limiter limiter, Metrics metrics, Exchange exchange) throws IOException {
     Query query = new Query(exchange.queryString());
     String path = query.get("path", null);
     if (path == null || !path.startsWith("/")) {
@@ -33,10 +35,14 @@ final class Explain {
       return;
     }
     Asked request = new Asked(query, path, exchange.remoteAddress());
-    exchange.respond(200, AdminEndpoint.JSON, render(request, limiter.explain(request)));
+    exchange.respond(
+        200, AdminEndpoint.JSON, render(request, limiter.explain(request), metrics::shown));
   }
 
-  static String render(Asked request, Explanation explanation) {
+  /**
+   * @param shown an identity as the status page's top limited clients show it
+   */
+  static String render(Asked request, Explanation explanation, Function<String, String> shown) {
     JsonWriter json = new JsonWriter().beginObject();
     json.name("request").beginObject();
     json.name("method").value(request.method());
@@ -57,6 +63,7 @@ final class Explain {
       json.name("matches").value(entry.matches());
       if (entry.matches()) {
         json.name("identity").value(entry.identity());
+        json.name("shownAs").value(entry.identity() == null ? null : shown.apply(entry.identity()));
         json.name("tier").value(entry.tier());
         json.name("limit").value(entry.limit());
         json.name("windowSeconds").value(entry.windowMicros() / 1e6);

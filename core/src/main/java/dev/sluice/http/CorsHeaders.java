@@ -15,7 +15,8 @@ final class CorsHeaders {
           RateLimitHeaders.RETRY_AFTER,
           RateLimitHeaders.LIMIT,
           RateLimitHeaders.REMAINING,
-          RateLimitHeaders.RESET);
+          RateLimitHeaders.RESET,
+          RateLimitHeaders.RULE);
   private static final String EXPOSED_IETF =
       String.join(", ", RateLimitHeaders.RETRY_AFTER, IetfHeaders.RATE_LIMIT, IetfHeaders.POLICY);
 

@@ -28,7 +28,7 @@ public interface Exchange extends RequestView {
   /** The query string as sent, not decoded, without the {@code ?}; null when there is none. */
   String queryString();
 
-  /** The request's body, to read once; only the admin endpoint's writes ever read it. */
+  /** The request's body, to read once; only the admin endpoint's writes and login form read it. */
   InputStream body() throws IOException;
 
   void setHeader(String name, String value);

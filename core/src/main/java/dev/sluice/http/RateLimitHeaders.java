@@ -15,6 +15,12 @@ public final class RateLimitHeaders {
   /** When the deciding rule's quota is fully restored: never before {@link #RETRY_AFTER}. */
   public static final String RESET = "X-RateLimit-Reset";
 
+  /**
+   * Which rule the other three describe, when several counted the request: its id, or its stand-in
+   * when ids are hidden.
+   */
+  public static final String RULE = "X-RateLimit-Rule";
+
   public static final String RETRY_AFTER = "Retry-After";
 
   /** How long a delayed request waited for its slot, in milliseconds, in either style. */
@@ -36,6 +42,7 @@ public final class RateLimitHeaders {
         reset += Decision.seconds(clock.micros());
       }
       exchange.setHeader(RESET, Long.toString(reset));
+      exchange.setHeader(RULE, responses.nameOf(decision.rule()));
     }
     if (!decision.allowed()) {
       exchange.setHeader(RETRY_AFTER, Long.toString(decision.retryAfterSeconds()));

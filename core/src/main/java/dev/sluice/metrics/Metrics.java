@@ -180,6 +180,14 @@ public final class Metrics {
   }
 
   /**
+   * {@code identity} as the top limited clients show it: as it is, or hashed. So an operator can
+   * find which client of the status page a known address or key is.
+   */
+  public String shown(String identity) {
+    return rawIdentities ? identity : LimitedClient.hashed(identity);
+  }
+
+  /**
    * Runs {@code listener} whenever the rules in force change, while they are bound: JMX and a
    * Micrometer registry follow the rules so.
    */

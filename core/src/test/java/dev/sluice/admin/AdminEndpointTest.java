@@ -110,6 +110,25 @@ class AdminEndpointTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void explainShowsAKnownClientAsTheTopLimitedListNamesIt() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      t.limiter.decide(TestRequest.get("/api").from("2001:db8:1:2::5"));
+    }
+    List<Map<String, Object>> rules =
+        (List<Map<String, Object>>) json(answered("/_sluice/status").body).get("rules");
+    List<Map<String, Object>> top = (List<Map<String, Object>>) rules.get(0).get("topLimited");
+    Object listed = top.get(0).get("client");
+
+    String query = "path=/api&ip=2001:db8:1:2::77";
+    FakeExchange explain = new FakeExchange(request("/_sluice/explain", "127.0.0.1"), query);
+    assertThat(t.admin.answered(explain)).isTrue();
+    Map<String, Object> rule = ((List<Map<String, Object>>) json(explain.body).get("rules")).get(0);
+    assertThat(rule.get("shownAs")).as("the same /64, as the page lists it").isEqualTo(listed);
+    assertThat(rule.get("identity")).isNotEqualTo(listed);
+  }
+
+  @Test
   void explainWantsAPath() throws Exception {
     FakeExchange explain = new FakeExchange(request("/_sluice/explain", "127.0.0.1"), "ip=1.2.3.4");
     assertThat(t.admin.answered(explain)).isTrue();
@@ -133,8 +152,8 @@ class AdminEndpointTest {
       String policy = page.headers.get("Content-Security-Policy");
       assertThat(policy)
           .startsWith("default-src 'none'; script-src 'sha256-")
-          .contains("'" + StatusPage.hashOf(page.body, "script") + "'")
-          .contains("'" + StatusPage.hashOf(page.body, "style") + "'")
+          .contains("'" + HtmlPage.hashOf(page.body, "script") + "'")
+          .contains("'" + HtmlPage.hashOf(page.body, "style") + "'")
           .contains("connect-src 'self'")
           .contains("frame-ancestors 'none'");
     }

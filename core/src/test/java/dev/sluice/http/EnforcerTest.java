@@ -35,7 +35,8 @@ class EnforcerTest {
         .containsExactly(
             Map.entry("X-RateLimit-Limit", "1"),
             Map.entry("X-RateLimit-Remaining", "0"),
-            Map.entry("X-RateLimit-Reset", "10"));
+            Map.entry("X-RateLimit-Reset", "10"),
+            Map.entry("X-RateLimit-Rule", "hello"));
     assertThat(exchange.status).isZero();
   }
 
@@ -83,7 +84,8 @@ class EnforcerTest {
         .containsEntry("Vary", "Origin")
         .containsEntry(
             "Access-Control-Expose-Headers",
-            "Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset")
+            "Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset,"
+                + " X-RateLimit-Rule")
         .containsEntry("Retry-After", "10");
   }
 

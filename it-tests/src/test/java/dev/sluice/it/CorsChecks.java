@@ -46,7 +46,9 @@ public final class CorsChecks {
     assertRejected(denied, "hello");
     assertThat(denied.headers().firstValue("Access-Control-Allow-Origin")).hasValue(ORIGIN);
     assertThat(denied.headers().firstValue("Access-Control-Expose-Headers"))
-        .hasValue("Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset");
+        .hasValue(
+            "Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset,"
+                + " X-RateLimit-Rule");
     HttpResponse<String> elsewhere = http.get("/api/hello", client, "Origin", "https://x.example");
     assertRejected(elsewhere, "hello");
     assertThat(elsewhere.headers().firstValue("Access-Control-Allow-Origin"))

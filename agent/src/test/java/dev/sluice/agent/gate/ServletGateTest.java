@@ -90,7 +90,8 @@ class ServletGateTest {
         .containsExactly(
             Map.entry("X-RateLimit-Limit", "1"),
             Map.entry("X-RateLimit-Remaining", "0"),
-            Map.entry("X-RateLimit-Reset", "10"));
+            Map.entry("X-RateLimit-Reset", "10"),
+            Map.entry("X-RateLimit-Rule", "hello"));
     assertThat(response.status).isEqualTo(200);
     assertThat(response.body).hasToString("");
   }

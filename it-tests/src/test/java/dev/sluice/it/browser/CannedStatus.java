@@ -24,6 +24,7 @@ final class CannedStatus {
   // Rules denying steadily: rule id -> {since (epoch ms), denials per second}.
   private final Map<String, long[]> flows = new HashMap<>();
   private boolean memory;
+  private boolean unchanged;
   private String problem;
 
   CannedStatus(String hostileClient) {
@@ -90,6 +91,11 @@ final class CannedStatus {
     memory = true;
   }
 
+  /** The last reload found the file as it was. */
+  synchronized void reloadUnchanged() {
+    unchanged = true;
+  }
+
   synchronized void rejectReload(String why) {
     problem = why;
   }
@@ -101,7 +107,8 @@ final class CannedStatus {
     config.addProperty("version", VERSION);
     config.addProperty("rules", rules.size());
     config.addProperty("appliedAt", start - 3_600_000L);
-    config.addProperty("lastReload", problem == null ? "applied" : "rejected");
+    config.addProperty(
+        "lastReload", problem != null ? "rejected" : unchanged ? "unchanged" : "applied");
     config.addProperty("lastReloadAt", start - 5_000L);
     config.add("problem", problem == null ? JsonNull.INSTANCE : new JsonPrimitive(problem));
     config.addProperty("identities", "hashed");

@@ -2,6 +2,7 @@ package dev.sluice.it.browser;
 
 import static dev.sluice.it.browser.DevTools.params;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
@@ -96,6 +97,26 @@ public final class HeadlessChromium implements AutoCloseable {
       throw new IllegalStateException(url + " did not load: " + navigation.get("errorText"));
     }
     loaded.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Runs {@code expression}, which leaves the page (a form's submit, say), and waits for the page
+   * it leads to to load.
+   */
+  public void navigateBy(String expression) throws Exception {
+    loaded = new CompletableFuture<>();
+    evaluate(expression);
+    loaded.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** The HTTP status the document shown now was answered with. */
+  public int status() {
+    return evaluate("performance.getEntriesByType('navigation')[0].responseStatus").getAsInt();
+  }
+
+  /** The cookies the browser keeps, as the DevTools protocol describes each. */
+  public JsonArray cookies() {
+    return devTools.call(session, "Network.getCookies", null).getAsJsonArray("cookies");
   }
 
   /** The value of a JavaScript expression (promises awaited); one that throws fails the test. */

@@ -74,6 +74,26 @@ class StatusPageRenderIT {
       assertThat(browser.evaluate(hashedNote).getAsBoolean())
           .as("the page says why the clients are hashed")
           .isFalse();
+      assertThat(text(browser, "identities-hashed"))
+          .as("and how to find a client one knows")
+          .contains("/_sluice/explain?path=", "shownAs", "sha256sum");
+      assertThat(strings(browser, texts("#top-limited td.overcount")))
+          .containsExactly("1", "0", "2");
+      assertThat(strings(browser, attribute("#top-limited th.num:last-child", "title")))
+          .allMatch(title -> title.contains("displaced"));
+      String overcountNote = "document.getElementById('overcount-note').hidden";
+      assertThat(browser.evaluate(overcountNote).getAsBoolean())
+          .as("the page says what the overcount is")
+          .isFalse();
+      assertThat(browser.evaluate(display("#rules th.local")).getAsString())
+          .as("a Redis store decides locally when Redis cannot answer")
+          .isNotEqualTo("none");
+
+      status.reloadUnchanged();
+      browser.waitUntil(
+          "document.getElementById('last-reload').textContent"
+              + ".startsWith('file unchanged, last read at ')",
+          "an unchanged file is said so");
 
       // One line per rule the history or the polls hold, the retired one included; flat so far.
       assertThat(strings(browser, attribute("#chart polyline", "data-rule")))
@@ -152,6 +172,10 @@ class StatusPageRenderIT {
       assertThat(browser.evaluate("document.getElementById('problem').hidden").getAsBoolean())
           .isFalse();
       assertThat(text(browser, "store-type")).isEqualTo("memory");
+      assertThat(strings(browser, all("#rules .local", "getComputedStyle(e).display")))
+          .as("a memory store never decides locally: no such columns")
+          .hasSize(2 + 2 * 3)
+          .containsOnly("none");
       assertThat(text(browser, "latency-p50")).isEqualTo("–");
       assertThat(text(browser, "latency-p99")).isEqualTo("–");
       assertThat(browser.evaluate(count("#breakers li")).getAsInt()).isZero();
@@ -174,6 +198,10 @@ class StatusPageRenderIT {
 
   private static String all(String selector, String each) {
     return "Array.from(document.querySelectorAll('" + selector + "'), e => " + each + ")";
+  }
+
+  private static String display(String selector) {
+    return "getComputedStyle(document.querySelector('" + selector + "')).display";
   }
 
   private static String cells(String rows) {

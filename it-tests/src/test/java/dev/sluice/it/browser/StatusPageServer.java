@@ -2,7 +2,7 @@ package dev.sluice.it.browser;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.sluice.admin.StatusPage;
+import dev.sluice.admin.HtmlPage;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -28,7 +28,7 @@ final class StatusPageServer implements AutoCloseable {
   StatusPageServer(CannedStatus status, String token) throws IOException {
     this.status = status;
     this.authorization = "Bearer " + token;
-    StatusPage served = StatusPage.load();
+    HtmlPage served = HtmlPage.status();
     this.page = served.html();
     this.policy = served.contentSecurityPolicy();
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
