@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.it.redis.RedisProcess;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -16,7 +17,8 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The Redis store's health, from a real redis-server that the test then kills: up, then degraded
+ * The Redis store's health, from a real redis-server that the test then kills (the PATH's, else the
+ * one bundled with the test dependencies, as every test of the build finds it): up, then degraded
  * (decided locally) while the application's overall health stays up.
  */
 @SpringBootTest(
@@ -35,14 +37,14 @@ class HealthTest {
         - { id: counted, match: { path: "/api/**" }, key: ip, limit: 100, window: 1h,
             on_error: fail_open }
       """;
-  private static LocalRedis redis;
+  private static RedisProcess redis;
   private static Path config;
 
   @LocalServerPort int port;
 
   @DynamicPropertySource
   static void config(DynamicPropertyRegistry registry) throws Exception {
-    redis = LocalRedis.start();
+    redis = RedisProcess.startLocal();
     config = Files.createTempFile("sluice-starter-health", ".yaml");
     Files.writeString(config, YAML.formatted(redis.uri()));
     registry.add("sluice.config", config::toString);
