@@ -25,14 +25,15 @@ import org.springframework.test.context.DynamicPropertySource;
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = "management.endpoint.health.show-details=always")
 class HealthTest {
-  private static final String YAML =
+  /** A rule counted in Redis, failing open; formatted with the key prefix and where Redis is. */
+  static final String YAML =
       """
       client_ip:
         trusted_proxies: [127.0.0.1/32, "::1/128"]
       store:
         type: redis
-        key_prefix: healthtest
-        redis: { url: "%s", timeout: 500ms }
+        key_prefix: %s
+        redis: { %s, timeout: 500ms }
       rules:
         - { id: counted, match: { path: "/api/**" }, key: ip, limit: 100, window: 1h,
             on_error: fail_open }
@@ -46,7 +47,7 @@ class HealthTest {
   static void config(DynamicPropertyRegistry registry) throws Exception {
     redis = RedisProcess.startLocal();
     config = Files.createTempFile("sluice-starter-health", ".yaml");
-    Files.writeString(config, YAML.formatted(redis.uri()));
+    Files.writeString(config, YAML.formatted("healthtest", "url: \"" + redis.uri() + "\""));
     registry.add("sluice.config", config::toString);
   }
 

@@ -57,7 +57,7 @@ public final class RedisServers {
    * replicasPerMaster} replicas, formed with all 16384 slots covered.
    */
   public static RedisClusterHandle cluster(int masters, int replicasPerMaster) {
-    return RedisClusterHandle.start(RedisBinary.local(), masters, replicasPerMaster);
+    return RedisClusterHandle.startLocal(masters, replicasPerMaster);
   }
 
   /** A loopback URL nobody answers at: a free port handed out once in this JVM, never bound. */
