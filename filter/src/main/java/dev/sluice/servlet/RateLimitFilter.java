@@ -6,6 +6,7 @@ import dev.sluice.config.OnInvalidConfig;
 import dev.sluice.config.StartRefusedException;
 import dev.sluice.core.Phase;
 import dev.sluice.http.Enforcer;
+import dev.sluice.http.Exchange;
 import dev.sluice.metrics.Metrics;
 import dev.sluice.otel.SpanAttributes;
 import dev.sluice.support.Failures;
@@ -65,6 +66,13 @@ public class RateLimitFilter implements Filter {
 
   /** Context attribute: set when an after-login mapping decides the rules keyed by the user. */
   private static final String AFTER_LOGIN_ATTRIBUTE = "dev.sluice.after_login";
+
+  /**
+   * Request attribute: this application's Filter, not the agent, decided the request at entry, so
+   * its after-login mapping decides the rules keyed by the user too. Whoever decides a request's
+   * entry decides it after login: the agent, which sees a request first, at its servlet.
+   */
+  private static final String ENTRY_BY_FILTER_ATTRIBUTE = "dev.sluice.decided.by_filter";
 
   private final Failures failures = new Failures(Logger.getLogger("dev.sluice.servlet"));
   private final LiveLimiter given;
@@ -141,6 +149,7 @@ public class RateLimitFilter implements Filter {
     if (request instanceof HttpServletRequest && response instanceof HttpServletResponse) {
       Enforcer in = enforcer();
       if (in != null
+          && decidesHere(request)
           && !in.admit(
               new ServletExchange((HttpServletRequest) request, (HttpServletResponse) response),
               phase())) {
@@ -167,6 +176,21 @@ public class RateLimitFilter implements Filter {
               + " it limits nothing");
     }
     return first;
+  }
+
+  /**
+   * False after login for a request the agent decided at entry, which it decides after login too;
+   * at entry, notes when this Filter is the first to decide the request.
+   */
+  private boolean decidesHere(ServletRequest request) {
+    boolean undecided = request.getAttribute(Exchange.DECIDED_ATTRIBUTE) == null;
+    if (afterLogin) {
+      return undecided || request.getAttribute(ENTRY_BY_FILTER_ATTRIBUTE) != null;
+    }
+    if (undecided) {
+      request.setAttribute(ENTRY_BY_FILTER_ATTRIBUTE, Boolean.TRUE);
+    }
+    return true;
   }
 
   /** The rules this mapping decides. The filters all start before the first request comes. */

@@ -18,10 +18,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 
 /**
- * Sluice's Filter first among the application's filters (before Spring Security's chain), on a
- * limiter that follows ratelimit.yaml live, and again after that chain for the rules keyed by the
- * user. The limiter is a bean of its own, started with the context, so that the meters, the
- * endpoint and the health indicator read it from the start.
+ * Sluice's Filter right after Spring Boot's observation filter and before all the others (Spring
+ * Security's chain included), on a limiter that follows ratelimit.yaml live, and again after that
+ * chain for the rules keyed by the user. The limiter is a bean of its own, started with the context,
+ * so that the meters, the endpoint and the health indicator read it from the start. A bean of the
+ * application's of the same name replaces each.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -31,6 +32,14 @@ import org.springframework.core.Ordered;
 public class SluiceAutoConfiguration {
   /** The name of the Filter's registration. */
   public static final String FILTER_NAME = "sluice";
+
+  /**
+   * Right after Spring Boot's ServerHttpObservationFilter ({@code HIGHEST_PRECEDENCE + 1}, in
+   * WebMvcObservationAutoConfiguration), so that a 429 or a delay is observed like any response,
+   * with the trace's span open; and after the character encoding and forwarded-header filters
+   * ({@code HIGHEST_PRECEDENCE}) instead of tying with them.
+   */
+  public static final int DEFAULT_FILTER_ORDER = Ordered.HIGHEST_PRECEDENCE + 2;
 
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
@@ -46,28 +55,34 @@ public class SluiceAutoConfiguration {
   }
 
   @Bean
-  FilterRegistrationBean<RateLimitFilter> sluiceFilter(LiveLimiter limiter) {
+  @ConditionalOnMissingBean(name = "sluiceFilter")
+  FilterRegistrationBean<RateLimitFilter> sluiceFilter(
+      LiveLimiter limiter, SluiceProperties properties) {
     FilterRegistrationBean<RateLimitFilter> registration =
         new FilterRegistrationBean<>(new RateLimitFilter(limiter));
     registration.setName(FILTER_NAME);
     registration.addUrlPatterns("/*");
-    registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+    registration.setOrder(properties.getFilter().getOrder());
     return registration;
   }
 
   /**
    * The Filter's second mapping, which decides the rules keyed by the user once the application's
-   * login has run: right after Spring Security's chain (its default order), or harmlessly second
-   * without one. The first mapping then leaves those rules to it.
+   * login has run: right after Spring Security's chain (at {@code spring.security.filter.order}),
+   * or harmlessly later without one. The first mapping then leaves those rules to it.
    */
   @Bean
-  FilterRegistrationBean<RateLimitFilter> sluiceAfterLoginFilter() {
+  @ConditionalOnMissingBean(name = "sluiceAfterLoginFilter")
+  FilterRegistrationBean<RateLimitFilter> sluiceAfterLoginFilter(
+      @Value("${spring.security.filter.order:" + SecurityProperties.DEFAULT_FILTER_ORDER + "}")
+          int securityOrder) {
     FilterRegistrationBean<RateLimitFilter> registration =
         new FilterRegistrationBean<>(new RateLimitFilter());
     registration.setName(FILTER_NAME + "-after-login");
     registration.addUrlPatterns("/*");
     registration.addInitParameter(RateLimitFilter.DECIDE, RateLimitFilter.AFTER_LOGIN);
-    registration.setOrder(SecurityProperties.DEFAULT_FILTER_ORDER + 1);
+    // Saturating: a chain ordered last (Integer.MAX_VALUE) must not send this one first.
+    registration.setOrder(Math.max(securityOrder, securityOrder + 1));
     return registration;
   }
 }

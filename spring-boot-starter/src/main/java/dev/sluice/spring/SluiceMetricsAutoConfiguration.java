@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
 /** Sluice's meters in the application's registries, when it has Micrometer. */
@@ -14,6 +15,7 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnBean(LiveLimiter.class)
 public class SluiceMetricsAutoConfiguration {
   @Bean
+  @ConditionalOnMissingBean
   SluiceMeters sluiceMeters(LiveLimiter limiter) {
     return new SluiceMeters(limiter.metrics());
   }

@@ -23,6 +23,8 @@ public class SluiceProperties {
 
   private final Health health = new Health();
 
+  private final Filter filter = new Filter();
+
   public boolean isEnabled() {
     return enabled;
   }
@@ -49,6 +51,28 @@ public class SluiceProperties {
 
   public Health getHealth() {
     return health;
+  }
+
+  public Filter getFilter() {
+    return filter;
+  }
+
+  /** The {@code sluice.filter.*} properties. */
+  public static class Filter {
+    /**
+     * The order of Sluice's Filter among the application's filters. The default runs it right after
+     * Spring Boot's observation filter, so that its 429s and delays are in http.server.requests and
+     * on the request's trace, and before everything else, Spring Security's chain included.
+     */
+    private int order = SluiceAutoConfiguration.DEFAULT_FILTER_ORDER;
+
+    public int getOrder() {
+      return order;
+    }
+
+    public void setOrder(int order) {
+      this.order = order;
+    }
   }
 
   /** The {@code sluice.health.*} properties. */

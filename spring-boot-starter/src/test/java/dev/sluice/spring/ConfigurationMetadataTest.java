@@ -32,7 +32,8 @@ class ConfigurationMetadataTest {
             "sluice.enabled",
             "sluice.config",
             "sluice.on-invalid-config",
-            "sluice.health.affects-overall");
+            "sluice.health.affects-overall",
+            "sluice.filter.order");
     List<String> hinted = new ArrayList<>();
     metadata.get("hints").forEach(hint -> hinted.add(hint.get("name").asText()));
     assertThat(hinted).containsExactlyInAnyOrder("sluice.config", "sluice.on-invalid-config");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.it.redis.RedisProcess;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -16,35 +17,37 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The Redis store's health, from a real redis-server that the test then kills: up, then degraded
+ * The Redis store's health, from a real redis-server that the test then kills (the PATH's, else the
+ * one bundled with the test dependencies, as every test of the build finds it): up, then degraded
  * (decided locally) while the application's overall health stays up.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = "management.endpoint.health.show-details=always")
 class HealthTest {
-  private static final String YAML =
+  /** A rule counted in Redis, failing open; formatted with the key prefix and where Redis is. */
+  static final String YAML =
       """
       client_ip:
         trusted_proxies: [127.0.0.1/32, "::1/128"]
       store:
         type: redis
-        key_prefix: healthtest
-        redis: { url: "%s", timeout: 500ms }
+        key_prefix: %s
+        redis: { %s, timeout: 500ms }
       rules:
         - { id: counted, match: { path: "/api/**" }, key: ip, limit: 100, window: 1h,
             on_error: fail_open }
       """;
-  private static LocalRedis redis;
+  private static RedisProcess redis;
   private static Path config;
 
   @LocalServerPort int port;
 
   @DynamicPropertySource
   static void config(DynamicPropertyRegistry registry) throws Exception {
-    redis = LocalRedis.start();
+    redis = RedisProcess.startLocal();
     config = Files.createTempFile("sluice-starter-health", ".yaml");
-    Files.writeString(config, YAML.formatted(redis.uri()));
+    Files.writeString(config, YAML.formatted("healthtest", "url: \"" + redis.uri() + "\""));
     registry.add("sluice.config", config::toString);
   }
 

@@ -26,7 +26,8 @@ final class OrphanCheck {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command =
         new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path")));
-    // The harness's settings (which redis-server, where the bundled one goes), as Maven gave them.
+    // The harness's settings (which redis-server), as Maven gave them; the child runs in this
+    // JVM's working directory, so the bundled binary is found where this JVM copied it.
     System.getProperties().stringPropertyNames().stream()
         .filter(name -> name.startsWith("sluice.it."))
         .forEach(name -> command.add("-D" + name + "=" + System.getProperty(name)));

@@ -4,8 +4,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -24,20 +22,11 @@ public final class RedisServers {
   /** The environment variable naming a Redis server to use, unless Docker or redis-server is. */
   public static final String ENV = "SLUICE_TEST_REDIS";
 
-  /** The system property that, set to {@value #BUNDLED}, makes every server the bundled one. */
-  static final String PROPERTY = "sluice.it.redis";
-
-  static final String BUNDLED = "bundled";
-  static final String ON_PATH = "the redis-server on the PATH";
-
-  private static final Set<String> ANNOUNCED = ConcurrentHashMap.newKeySet();
-  private static RedisBinary processBinary;
-
   private RedisServers() {}
 
   /** A server for one test class; close it in {@code @AfterAll}. */
   public static RedisServer standalone() {
-    if (bundledOnly()) {
+    if (RedisBinary.bundledOnly()) {
       return localProcess();
     }
     return standalone(
@@ -51,7 +40,7 @@ public final class RedisServers {
    * A redis-server process the harness starts, for tests that inject faults (pause, kill, restart).
    */
   public static RedisProcess localProcess() {
-    return RedisProcess.start(processBinary(), "standalone", RedisProcess.Kind.SERVER, List.of());
+    return RedisProcess.startLocal();
   }
 
   /**
@@ -60,7 +49,7 @@ public final class RedisServers {
    */
   public static RedisProcess localProcess(String password) {
     return RedisProcess.start(
-        processBinary(), "standalone-password", RedisProcess.Kind.SERVER, List.of(), password);
+        RedisBinary.local(), "standalone-password", RedisProcess.Kind.SERVER, List.of(), password);
   }
 
   /**
@@ -68,7 +57,7 @@ public final class RedisServers {
    * replicasPerMaster} replicas, formed with all 16384 slots covered.
    */
   public static RedisClusterHandle cluster(int masters, int replicasPerMaster) {
-    return RedisClusterHandle.start(processBinary(), masters, replicasPerMaster);
+    return RedisClusterHandle.startLocal(masters, replicasPerMaster);
   }
 
   /** A loopback URL nobody answers at: a free port handed out once in this JVM, never bound. */
@@ -78,28 +67,7 @@ public final class RedisServers {
 
   /** A master, one replica and three sentinels watching it as "mymaster". */
   public static RedisSentinelHandle sentinel() {
-    return RedisSentinelHandle.start(processBinary());
-  }
-
-  /** The redis-server of every process the harness starts, chosen once per JVM. */
-  static synchronized RedisBinary processBinary() {
-    if (processBinary == null) {
-      processBinary =
-          processBinary(bundledOnly(), Binaries.find("redis-server"), BundledRedis::extract);
-      announce(processBinary.toString());
-    }
-    return processBinary;
-  }
-
-  /**
-   * The choice of {@link #processBinary()}, with its inputs given, so tests can check each path.
-   */
-  static RedisBinary processBinary(
-      boolean bundledOnly, Optional<Path> redisServer, Supplier<Path> bundled) {
-    if (!bundledOnly && redisServer.isPresent()) {
-      return RedisBinary.of(redisServer.get(), ON_PATH);
-    }
-    return RedisBinary.of(bundled.get(), BundledRedis.SOURCE);
+    return RedisSentinelHandle.start(RedisBinary.local());
   }
 
   /** The choice of {@link #standalone()}, with its inputs given, so tests can check each path. */
@@ -121,7 +89,7 @@ public final class RedisServers {
     }
     if (redisServer.isPresent()) {
       try {
-        return process(RedisBinary.of(redisServer.get(), ON_PATH));
+        return process(RedisBinary.of(redisServer.get(), RedisBinary.ON_PATH));
       } catch (RuntimeException e) {
         tried.add("redis-server process (" + redisServer.get() + "): failed: " + e.getMessage());
       }
@@ -153,22 +121,10 @@ public final class RedisServers {
             + "=redis://host:port.");
   }
 
-  private static boolean bundledOnly() {
-    String value = System.getProperty(PROPERTY, "");
-    if (value.isBlank()) {
-      return false;
-    }
-    if (!value.equals(BUNDLED)) {
-      throw new IllegalStateException(
-          "-D" + PROPERTY + "=" + value + " is not understood: the one value is " + BUNDLED);
-    }
-    return true;
-  }
-
   private static RedisProcess process(RedisBinary binary) {
     RedisProcess process =
         RedisProcess.start(binary, "standalone", RedisProcess.Kind.SERVER, List.of());
-    announce(binary.toString());
+    RedisBinary.announce(binary.toString());
     return process;
   }
 
@@ -180,13 +136,7 @@ public final class RedisServers {
       // The tests will say what is wrong with the server; this line only tells where it is.
       version = "(no version: " + e.getMessage() + ")";
     }
-    announce(source + " " + version);
+    RedisBinary.announce(source + " " + version);
     return server;
-  }
-
-  private static void announce(String sourceAndVersion) {
-    if (ANNOUNCED.add(sourceAndVersion)) {
-      System.out.println("Redis harness: using " + sourceAndVersion);
-    }
   }
 }

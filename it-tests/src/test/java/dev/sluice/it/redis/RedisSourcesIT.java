@@ -79,7 +79,7 @@ class RedisSourcesIT {
 
   @Test
   void aRedisServerOnThePathComesBeforeANamedServer() {
-    Optional<Path> installed = Optional.of(RedisServers.processBinary().path());
+    Optional<Path> installed = Optional.of(RedisBinary.local().path());
     try (RedisServer started =
         RedisServers.standalone(NO_DOCKER, installed, server.uri(), NO_BUNDLED)) {
       assertThat(started).isInstanceOf(RedisProcess.class);
@@ -120,13 +120,13 @@ class RedisSourcesIT {
       throws IOException {
     Path installed = fakeRedisServer(dir, "exit 0");
     Supplier<Path> bundled = BundledRedis::extract;
-    RedisBinary fromPath = RedisServers.processBinary(false, Optional.of(installed), NO_BUNDLED);
+    RedisBinary fromPath = RedisBinary.choose(false, Optional.of(installed), NO_BUNDLED);
     assertThat(fromPath.path()).isEqualTo(installed);
-    assertThat(fromPath.source()).isEqualTo(RedisServers.ON_PATH);
+    assertThat(fromPath.source()).isEqualTo(RedisBinary.ON_PATH);
     assertThat(fromPath.version()).isEqualTo("7.2.4");
     assertThat(fromPath.major()).isEqualTo(7);
-    RedisBinary asked = RedisServers.processBinary(true, Optional.of(installed), bundled);
-    RedisBinary lastResort = RedisServers.processBinary(false, Optional.empty(), bundled);
+    RedisBinary asked = RedisBinary.choose(true, Optional.of(installed), bundled);
+    RedisBinary lastResort = RedisBinary.choose(false, Optional.empty(), bundled);
     for (RedisBinary binary : List.of(asked, lastResort)) {
       assertThat(binary.source()).isEqualTo(BundledRedis.SOURCE);
       assertThat(binary.version()).startsWith("6.2.");

@@ -111,9 +111,12 @@ final class ShardBreakers {
   }
 
   /**
-   * Each breaker's state ({@link StoreStatus#CLOSED}, {@link StoreStatus#OPEN} or {@link
-   * StoreStatus#PROBING}) by the name its log lines give it: the whole server's first, then every
-   * master's in order, each once however many addresses served its slots.
+   * Each shard's breaker state ({@link StoreStatus#CLOSED}, {@link StoreStatus#OPEN} or {@link
+   * StoreStatus#PROBING}) by the name its log lines give it: the whole server's, then every
+   * master's in order, each once however many addresses served its slots. Once the slot map is
+   * known the shards are its masters: the whole breaker, which then decides only keys whose slot has
+   * no master, is one of them only while it is not closed or no master is known yet. Counted among
+   * them closed, it would keep a cluster whose every master is down from ever looking down.
    */
   Map<String, String> states() {
     Map<String, String> masters = new TreeMap<>();
@@ -124,7 +127,9 @@ final class ShardBreakers {
       }
     }
     Map<String, String> states = new LinkedHashMap<>();
-    states.put(whole.target(), whole.state());
+    if (slots == null || masters.isEmpty() || !whole.state().equals(StoreStatus.CLOSED)) {
+      states.put(whole.target(), whole.state());
+    }
     states.putAll(masters);
     return states;
   }

@@ -3,6 +3,7 @@ package dev.sluice.store.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
+import dev.sluice.metrics.RoundTrips;
 import dev.sluice.metrics.StoreStatus;
 import dev.sluice.store.ManualClock;
 import org.junit.jupiter.api.Test;
@@ -123,7 +124,6 @@ class ShardBreakersTest {
 
     assertThat(breakers.states())
         .containsExactly(
-            entry("cluster", StoreStatus.CLOSED),
             entry("cluster, master 127.0.0.1:7002", StoreStatus.CLOSED),
             entry("cluster, master 127.0.0.1:7004", StoreStatus.OPEN));
 
@@ -131,5 +131,37 @@ class ShardBreakersTest {
     assertThat(failed.pass()).isEqualTo(Breaker.Pass.PROBE);
     assertThat(breakers.states())
         .containsEntry("cluster, master 127.0.0.1:7004", StoreStatus.PROBING);
+  }
+
+  @Test
+  void beforeTheSlotMapTheWholeBreakerIsTheOneShard() {
+    assertThat(breakers.states()).containsExactly(entry("cluster", StoreStatus.CLOSED));
+    breakers.whole().failed(new RuntimeException("cannot connect"), Breaker.FAILURES_TO_OPEN);
+    assertThat(breakers.states()).containsExactly(entry("cluster", StoreStatus.OPEN));
+  }
+
+  /** Issue 28: the health of a cluster whose every master is down said "degraded", never "down". */
+  @Test
+  void onceTheSlotMapIsKnownTheShardsAreItsMasters() {
+    breakers.locate(slots);
+    assertThat(breakers.states())
+        .as("connected, no key placed yet")
+        .containsExactly(entry("cluster", StoreStatus.CLOSED));
+    breakers.of("1a").failed(new RuntimeException("down"), Breaker.FAILURES_TO_OPEN);
+    breakers.of("2a").failed(new RuntimeException("down"), Breaker.FAILURES_TO_OPEN);
+
+    StoreStatus everyMasterDown =
+        StoreStatus.redis(new RoundTrips(clock::micros), breakers.states(), 1);
+    assertThat(everyMasterDown.breakers())
+        .containsExactly(
+            entry("cluster, master 127.0.0.1:7001", StoreStatus.OPEN),
+            entry("cluster, master 127.0.0.1:7002", StoreStatus.OPEN));
+    assertThat(everyMasterDown.openBreakers()).isEqualTo(everyMasterDown.breakers().size());
+
+    breakers.of("x").failed(new RuntimeException("no master"), Breaker.FAILURES_TO_OPEN);
+    assertThat(breakers.states())
+        .as("the whole breaker decides keys without a master, and counts once it is not closed")
+        .containsEntry("cluster", StoreStatus.OPEN)
+        .hasSize(3);
   }
 }

@@ -64,6 +64,15 @@ public final class RedisProcess implements RedisServer {
   }
 
   /**
+   * A standalone server of {@link RedisBinary#local()} (the PATH's redis-server, else the bundled
+   * one) on a free loopback port, answering PING: for a test that kills, pauses or restarts it.
+   * Close it when done.
+   */
+  public static RedisProcess startLocal() {
+    return start(RedisBinary.local(), "standalone", Kind.SERVER, List.of());
+  }
+
+  /**
    * Starts a server on a free port and waits until it answers PING. {@code extraConfig} lines go
    * after the harness's own, so they may override them. Retries on another port if the chosen one
    * was taken meanwhile; any other failure is thrown with the tail of the log.

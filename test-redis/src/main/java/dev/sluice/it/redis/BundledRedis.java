@@ -3,7 +3,6 @@ package dev.sluice.it.redis;
 import static java.nio.file.StandardCopyOption.ATOMIC_MOVE;
 import static java.nio.file.StandardCopyOption.REPLACE_EXISTING;
 
-import dev.sluice.it.agent.Settings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -16,12 +15,14 @@ import java.util.Map;
 /**
  * The redis-server carried by the test dependency {@code com.github.codemonstur:embedded-redis}
  * (Redis 6.2 for Linux and macOS, x86-64 and arm64): the last resort, so that a machine with a JDK
- * and Maven and nothing else runs every test. Copied out of the jar into the directory that
- * sluice.it.redisBin names (under target/), once: test JVMs may race to copy it, so each writes a
- * file of its own and renames it into place, and none ever runs a half-written binary.
+ * and nothing else runs every test. Copied out of the jar into {@code target/redis-bin} of the
+ * module whose tests run (the working directory of Maven's test JVMs), once: test JVMs may race to
+ * copy it, so each writes a file of its own and renames it into place, and none ever runs a
+ * half-written binary.
  */
 final class BundledRedis {
   static final String SOURCE = "the redis-server bundled in com.github.codemonstur:embedded-redis";
+  private static final Path DIR = Path.of("target", "redis-bin").toAbsolutePath();
 
   /** The jar's resource for each {@code os.name} family and {@code os.arch}, as Java names them. */
   private static final Map<String, String> RESOURCES =
@@ -35,9 +36,7 @@ final class BundledRedis {
 
   /** The binary for this machine, copied out of the jar unless an earlier run did so already. */
   static Path extract() {
-    return extract(
-        Path.of(Settings.required("sluice.it.redisBin")),
-        resourceFor(System.getProperty("os.name"), System.getProperty("os.arch")));
+    return extract(DIR, resourceFor(System.getProperty("os.name"), System.getProperty("os.arch")));
   }
 
   static String resourceFor(String osName, String osArch) {

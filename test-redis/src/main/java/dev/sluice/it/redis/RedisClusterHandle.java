@@ -32,6 +32,14 @@ public final class RedisClusterHandle implements AutoCloseable {
     this.nodes = List.copyOf(nodes);
   }
 
+  /**
+   * A cluster of {@link RedisBinary#local()} processes, {@code masters} (at least 3) each with
+   * {@code replicasPerMaster} replicas, formed with all 16384 slots covered. Close it when done.
+   */
+  public static RedisClusterHandle startLocal(int masters, int replicasPerMaster) {
+    return start(RedisBinary.local(), masters, replicasPerMaster);
+  }
+
   static RedisClusterHandle start(RedisBinary server, int masters, int replicasPerMaster) {
     if (masters < 3 || replicasPerMaster < 0) {
       throw new IllegalArgumentException(
