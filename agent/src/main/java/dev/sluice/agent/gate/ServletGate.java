@@ -30,7 +30,7 @@ public final class ServletGate implements Gate {
   /** Made at the first failure, once the application's logging is long set up (see AgentLog). */
   private volatile Failures failures;
 
-  private ServletGate(RulesLoading loading) {
+  ServletGate(RulesLoading loading) {
     this.loading = loading;
   }
 
@@ -119,6 +119,11 @@ public final class ServletGate implements Gate {
       }
       Enforcer in = enforcer();
       return in != null && !in.admit(new ReflectedExchange(api, request, response), phase);
+    } catch (InterruptedException e) {
+      // Interrupted while waiting for the rules: no failure of the agent's, and whoever
+      // interrupted the thread (a container stopping) must still see it.
+      Thread.currentThread().interrupt();
+      return false;
     } catch (Throwable t) {
       failures().log(LET_THROUGH, t);
       return false;
@@ -126,9 +131,9 @@ public final class ServletGate implements Gate {
   }
 
   /**
-   * The enforcer once the rules are in force, or null (said once) when they are not by the
-   * deadline: loading reads one file and opens a store that connects lazily, so a longer wait means
-   * something is stuck, and the application must not be.
+   * The enforcer once the rules are in force, or null (said once) when they are not after a short
+   * wait: loading reads one file and opens a store that connects lazily, so a longer wait means
+   * something is stuck, and the application's threads must not be.
    */
   private Enforcer enforcer() throws InterruptedException {
     Enforcer in = loading.forRequest();
@@ -140,9 +145,10 @@ public final class ServletGate implements Gate {
         failures()
             .warn(
                 "late",
-                "Sluice: the rules are still loading after "
-                    + RulesLoading.LOADING_SECONDS
-                    + " s; requests pass unlimited until they are in force");
+                "Sluice: a request waited "
+                    + RulesLoading.REQUEST_WAIT_MILLIS
+                    + " ms for the rules, which are still loading; requests pass unlimited"
+                    + " until they are in force");
       }
     }
     return in;

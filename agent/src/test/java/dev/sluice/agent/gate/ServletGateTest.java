@@ -228,4 +228,24 @@ class ServletGateTest {
     assertThat(response.status).isEqualTo(200);
     assertThat(response.headers).isEmpty();
   }
+
+  /** A container stopping interrupts its threads: one waiting for the rules must still know. */
+  @Test
+  void aRequestInterruptedWhileTheRulesLoadPassesWithTheInterruptKept() {
+    HeldLoader loader = new HeldLoader(enforcer());
+    ServletGate loadingGate = new ServletGate(new RulesLoading(loader, System::nanoTime));
+    try {
+      Thread.currentThread().interrupt();
+      boolean rejected =
+          loadingGate.rejected(
+              new Request(Namespace.JAVAX).proxy(), new Response(Namespace.JAVAX).proxy());
+
+      assertThat(Thread.interrupted()).as("the interrupt kept").isTrue();
+      assertThat(rejected).isFalse();
+      assertThat(agentLog.messages()).as("no failure of the agent's").isEmpty();
+    } finally {
+      loadingGate.close();
+      loader.release.countDown();
+    }
+  }
 }
