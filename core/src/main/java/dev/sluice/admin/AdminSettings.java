@@ -70,6 +70,11 @@ public final class AdminSettings {
     return writers.nameOf(given);
   }
 
+  /** True when the address alone lets a caller in. */
+  boolean withoutToken() {
+    return tokenDigest == null;
+  }
+
   /** True when a token is needed and {@code given} is not it. */
   boolean refusesToken(String given) {
     if (tokenDigest == null) {
