@@ -1,8 +1,11 @@
 package dev.sluice.agent.gate;
 
 import dev.sluice.config.ConfigSource;
+import dev.sluice.config.FileRules;
 import dev.sluice.config.LiveLimiter;
 import dev.sluice.config.OnInvalidConfig;
+import dev.sluice.core.Limiter;
+import dev.sluice.core.Rules;
 import dev.sluice.http.Enforcer;
 import dev.sluice.otel.SpanAttributes;
 import dev.sluice.support.Daemons;
@@ -41,6 +44,12 @@ final class RulesLoading implements Runnable {
 
     /** Closes what {@link #load} made: its rules were given up on. */
     void close();
+
+    /**
+     * What decides a request that cannot wait for {@link #load}: the file's rules by their {@code
+     * on_error}, nothing counted; null when there is no valid file.
+     */
+    Enforcer fallback();
   }
 
   /** Nanoseconds of a monotonic clock, and waits measured by it: a seam for tests. */
@@ -70,6 +79,9 @@ final class RulesLoading implements Runnable {
   private volatile Enforcer enforcer;
   private volatile Throwable failure;
   private boolean cancelled; // guarded by this
+  private final Object fallbackLock = new Object();
+  private Enforcer fallback; // guarded by fallbackLock
+  private boolean fallbackMade; // guarded by fallbackLock
 
   RulesLoading(Loader loader, Ticker ticker) {
     this.loader = loader;
@@ -106,8 +118,28 @@ final class RulesLoading implements Runnable {
           public void close() {
             live.close();
           }
+
+          @Override
+          public Enforcer fallback() {
+            return byOnError(source);
+          }
         },
         SYSTEM_TICKER);
+  }
+
+  /**
+   * The rules {@code source}'s file says now, each deciding by its {@code on_error} alone: a
+   * request that a {@code fail_closed} rule matches is denied, any other passes; null when the file
+   * is missing or invalid.
+   */
+  static Enforcer byOnError(ConfigSource source) {
+    Rules rules = FileRules.read(source);
+    if (rules == null) {
+      return null;
+    }
+    Limiter limiter = new Limiter(new OnErrorStore());
+    limiter.apply(rules);
+    return new Enforcer(limiter);
   }
 
   /** Loading done, {@code enforcer} in force: for tests. */
@@ -128,6 +160,11 @@ final class RulesLoading implements Runnable {
 
               @Override
               public void close() {}
+
+              @Override
+              public Enforcer fallback() {
+                return null;
+              }
             },
             SYSTEM_TICKER);
     loading.begun.set(true);
@@ -235,6 +272,20 @@ final class RulesLoading implements Runnable {
       }
     }
     return enforcer;
+  }
+
+  /**
+   * What decides the requests that came while the rules load and could wait no longer ({@link
+   * Loader#fallback}), made at the first of them; null when there is nothing to decide by.
+   */
+  Enforcer fallback() {
+    synchronized (fallbackLock) {
+      if (!fallbackMade) {
+        fallbackMade = true;
+        fallback = loader.fallback();
+      }
+      return fallback;
+    }
   }
 
   /** Why there are no rules in force: a failure of loading, or null if it is still under way. */

@@ -14,6 +14,9 @@ final class HeldLoader implements RulesLoading.Loader {
   private final Enforcer enforcer;
   volatile RuntimeException failure;
 
+  /** What decides a request that cannot wait. */
+  volatile Enforcer fallback;
+
   HeldLoader(Enforcer enforcer) {
     this.enforcer = enforcer;
   }
@@ -37,6 +40,11 @@ final class HeldLoader implements RulesLoading.Loader {
   @Override
   public void serving() {
     serving.incrementAndGet();
+  }
+
+  @Override
+  public Enforcer fallback() {
+    return fallback;
   }
 
   @Override
