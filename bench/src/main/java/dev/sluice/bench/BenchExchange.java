@@ -44,6 +44,11 @@ final class BenchExchange implements Exchange {
   }
 
   @Override
+  public boolean forwarded() {
+    return false;
+  }
+
+  @Override
   public String queryString() {
     return null;
   }

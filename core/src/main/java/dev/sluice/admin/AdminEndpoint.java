@@ -56,6 +56,16 @@ public final class AdminEndpoint implements Admin {
     settings = next;
   }
 
+  /**
+   * Whether the endpoint in force answers by the caller's address alone ({@code
+   * allow_without_token: true}): an integration that knows a proxy or the container forwards
+   * requests warns about it.
+   */
+  public boolean opensWithoutToken() {
+    AdminSettings in = settings;
+    return in != null && in.withoutToken();
+  }
+
   /** Takes the history's next step or point when one is due: call it about every second. */
   public void sample() {
     if (settings != null) {

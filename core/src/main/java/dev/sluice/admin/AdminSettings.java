@@ -75,6 +75,11 @@ public final class AdminSettings {
     return tokenDigest;
   }
 
+  /** True when the address alone lets a caller in. */
+  boolean withoutToken() {
+    return tokenDigest == null;
+  }
+
   /** True when a token is needed and {@code given} is not it. */
   boolean refusesToken(String given) {
     if (tokenDigest == null) {

@@ -3,6 +3,7 @@ package dev.sluice.admin;
 import dev.sluice.core.Cidr;
 import dev.sluice.core.ClientIp;
 import dev.sluice.core.RequestView;
+import dev.sluice.http.Exchange;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
@@ -17,6 +18,10 @@ import java.util.Locale;
  *   <li>A peer that is no trusted proxy but sends forwarding headers is a proxy nobody listed
  *       (nginx or httpd on this host, a sidecar): whoever is behind it would look like the proxy,
  *       so it is refused rather than taken for its own address.
+ *   <li>A request the container or a filter says was forwarded (its address taken from a forwarding
+ *       header, the header perhaps taken away) is never a loopback caller: Tomcat's {@code
+ *       RemoteIpValve} trusts 10/8 and 127/8 by default, so a pod that sends {@code
+ *       X-Forwarded-For: 127.0.0.1} reaches Sluice as 127.0.0.1 with nothing else to show for it.
  *   <li>A chain of trusted proxies with no untrusted hop (a proxy that writes no header) names only
  *       a proxy, so nobody.
  *   <li>A loopback caller must name this host in {@code Host}: a proxy or sidecar on this host that
@@ -42,7 +47,7 @@ final class Caller {
   /**
    * True when the caller of {@code request}, found through {@code clientIp}, is in {@code allow}.
    */
-  static boolean isAllowed(RequestView request, ClientIp clientIp, List<Cidr> allow) {
+  static boolean isAllowed(Exchange request, ClientIp clientIp, List<Cidr> allow) {
     if (!clientIp.peerIsTrusted(request) && isForwarded(request)) {
       return false;
     }
@@ -50,7 +55,8 @@ final class Caller {
     if (caller == null || !within(caller, allow)) {
       return false;
     }
-    return !within(caller, AdminSettings.LOOPBACK) || namesThisHost(request.headers("Host"));
+    return !within(caller, AdminSettings.LOOPBACK)
+        || (!request.forwarded() && namesThisHost(request.headers("Host")));
   }
 
   /** The caller's address as {@link #isAllowed} found it, for the log; null when none is. */

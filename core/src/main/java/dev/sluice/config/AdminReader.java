@@ -21,6 +21,14 @@ import org.yaml.snakeyaml.nodes.Node;
 final class AdminReader {
   static final String WITHOUT_TOKEN = "allow_without_token";
 
+  /** Said by check and at each reload: a forwarding hop makes everyone behind it an address. */
+  static final String WITHOUT_TOKEN_WARNING =
+      "true answers whoever comes from an address in allow, without a token: behind a reverse"
+          + " proxy, or with the container's forward headers on (Spring Boot's"
+          + " server.forward-headers-strategy, on by itself on Kubernetes; Tomcat's"
+          + " RemoteIpValve), it opens the admin endpoint to anyone the proxy forwards. Keep a"
+          + " token there (see the admin endpoint in docs/operations.md)";
+
   /** About 96 bits in base64: shorter tokens can be guessed online, and are refused. */
   static final int MIN_TOKEN_CHARS = 16;
 
@@ -100,6 +108,8 @@ final class AdminReader {
           f.where(WITHOUT_TOKEN),
           f.pathOf(WITHOUT_TOKEN),
           "true contradicts the token given; remove one");
+    } else if (withoutToken) {
+      problems.warn(f.where(WITHOUT_TOKEN), f.pathOf(WITHOUT_TOKEN), WITHOUT_TOKEN_WARNING);
     }
     WriteCredentials writers =
         WriteTokenReader.read(

@@ -28,12 +28,33 @@ final class ConfigWatcher implements Closeable {
   /** ...but a directory that never goes quiet is read at least this often. */
   private static final long MAX_SETTLE_MILLIS = 1_000;
 
+  /** How the watcher waits: a seam for tests, which drive the polls by hand. */
+  interface Waits {
+    /** The next key of {@code events} within {@code millis}, or null; sleeps when no events. */
+    WatchKey next(WatchService events, long millis) throws InterruptedException;
+  }
+
+  private static final Waits REAL =
+      (events, millis) -> {
+        if (events == null) {
+          Thread.sleep(millis);
+          return null;
+        }
+        return events.poll(millis, TimeUnit.MILLISECONDS);
+      };
+
   private final Thread thread;
   private final WatchService events;
+  private final Waits waits;
   private final Failures failures = new Failures(LOG);
   private volatile boolean closed;
 
   ConfigWatcher(Path file, Runnable reload, long pollMillis) {
+    this(file, reload, pollMillis, REAL);
+  }
+
+  ConfigWatcher(Path file, Runnable reload, long pollMillis, Waits waits) {
+    this.waits = waits;
     // The JDK's watch service starts a thread of its own, which would inherit this one's loader.
     this.events = Daemons.detached(() -> register(file));
     this.thread = Daemons.start("sluice-config-watcher", () -> loop(reload, pollMillis));
@@ -64,19 +85,12 @@ final class ConfigWatcher implements Closeable {
   private void loop(Runnable reload, long pollMillis) {
     while (!closed) {
       try {
-        if (events == null) {
-          Thread.sleep(pollMillis);
-        } else {
-          WatchKey key = events.poll(pollMillis, TimeUnit.MILLISECONDS);
-          long settleUntil = System.nanoTime() + MAX_SETTLE_MILLIS * 1_000_000;
-          while (key != null) {
-            key.pollEvents();
-            key.reset();
-            key =
-                System.nanoTime() < settleUntil
-                    ? events.poll(SETTLE_MILLIS, TimeUnit.MILLISECONDS)
-                    : null;
-          }
+        WatchKey key = waits.next(events, pollMillis);
+        long settleUntil = System.nanoTime() + MAX_SETTLE_MILLIS * 1_000_000;
+        while (key != null) {
+          key.pollEvents();
+          key.reset();
+          key = System.nanoTime() < settleUntil ? waits.next(events, SETTLE_MILLIS) : null;
         }
         reload.run();
       } catch (InterruptedException | ClosedWatchServiceException e) {

@@ -222,7 +222,7 @@ public final class LiveLimiter implements Closeable {
     try {
       Document local = localFile.read();
       if (namesRedisWithoutTheModule(local)) {
-        return reject(RedisModule.MISSING);
+        return reject(RedisModule.problem());
       }
       document = fromRedis.follow(local);
     } catch (IOException e) {

@@ -2,6 +2,7 @@ package dev.sluice.config;
 
 import dev.sluice.support.Nearest;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.logging.Logger;
 
 /**
@@ -21,33 +22,48 @@ public enum OnInvalidConfig {
   public static final String PROPERTY = "sluice." + NAME;
   public static final String ENVIRONMENT = "SLUICE_ON_INVALID_CONFIG";
 
-  /** Resolves the choice by the order above; {@code explicit} is the init-param, or null. */
+  /**
+   * Resolves the choice by the order above; {@code explicit} is the init-param, or null. A value
+   * that names no choice is logged (see {@link #locate(String, Map, Consumer)}).
+   */
   public static OnInvalidConfig locate(String explicit, Map<String, String> environment) {
-    String given =
-        ConfigSource.firstGiven(
-            explicit, System.getProperty(PROPERTY), environment.get(ENVIRONMENT));
-    return given == null ? SERVE : parse(given);
+    return locate(
+        explicit,
+        environment,
+        new Consumer<String>() {
+          @Override
+          public void accept(String warning) {
+            Logger.getLogger("dev.sluice.config").warning(warning);
+          }
+        });
   }
 
   /**
-   * The choice {@code text} names. Anything else is logged and read as the default: a typo in a
-   * deployment setting must not stop an application that would otherwise start.
+   * As {@link #locate(String, Map)}, telling {@code warn} of a value that names no choice, which is
+   * read as the default: a typo in a deployment setting must not stop an application that would
+   * otherwise start. The agent passes its own held log here: in premain, nothing may touch {@code
+   * java.util.logging} (WildFly refuses to boot if anything chose its log manager first).
    */
-  private static OnInvalidConfig parse(String text) {
+  public static OnInvalidConfig locate(
+      String explicit, Map<String, String> environment, Consumer<String> warn) {
+    String given =
+        ConfigSource.firstGiven(
+            explicit, System.getProperty(PROPERTY), environment.get(ENVIRONMENT));
+    if (given == null) {
+      return SERVE;
+    }
     for (OnInvalidConfig choice : values()) {
-      if (choice.name().equalsIgnoreCase(text)) {
+      if (choice.name().equalsIgnoreCase(given)) {
         return choice;
       }
     }
-    // Looked up here, not held: the agent reads this choice in premain, where it must not touch
-    // java.util.logging unless it has to.
-    Logger.getLogger("dev.sluice.config").warning(
+    warn.accept(
         "Sluice: "
             + NAME
             + " must be serve or refuse_start, got \""
-            + text
+            + given
             + "\""
-            + Nearest.hint(text, "serve", "refuse_start")
+            + Nearest.hint(given, "serve", "refuse_start")
             + "; serving");
     return SERVE;
   }

@@ -19,6 +19,24 @@ public interface Exchange extends RequestView {
   String DECIDED_AFTER_LOGIN_ATTRIBUTE = "dev.sluice.decided.after_login";
 
   /**
+   * The request attribute Tomcat's {@code RemoteIpValve} and {@code RemoteIpFilter} set on every
+   * request from one of their internal or trusted proxies, once they took the client's address from
+   * {@code X-Forwarded-For} (and took that header away).
+   */
+  String TOMCAT_FORWARDED_ATTRIBUTE = "org.apache.tomcat.request.forwarded";
+
+  /**
+   * True when something before Sluice says this request came through a proxy and answers for the
+   * peer's address one a forwarding header named, whose header it may have taken away: Tomcat's
+   * {@code RemoteIpValve} (which Spring Boot turns on with {@code
+   * server.forward-headers-strategy=native}, and by itself on Kubernetes) or {@code
+   * RemoteIpFilter}, a request wrapper such as Spring's {@code ForwardedHeaderFilter}'s that
+   * answers another address than the request it wraps. (Jetty's {@code ForwardedRequestCustomizer}
+   * and Undertow's {@code ProxyPeerAddressHandler} mark nothing, but leave the headers in place.)
+   */
+  boolean forwarded();
+
+  /**
    * Sets request attribute {@code attribute} and returns true, or returns false if it was set
    * already (a forward, include, error page or async re-dispatch of a request that was counted once
    * already).

@@ -6,8 +6,9 @@ import java.util.ServiceLoader;
 /**
  * The Redis store, from a module of its own ({@value #ARTIFACT}), so that an application that
  * counts in memory carries no Redis client: found at run time, with {@link ServiceLoader}, by the
- * class loader that loaded this interface (a web application's, the agent's own). This is all the
- * engine knows of Redis: a {@link RedisTarget} to open a store or the published rules at.
+ * class loader that loaded this interface (a web application's, the agent's own; never the context
+ * class loader, see {@link RedisModuleFound}). This is all the engine knows of Redis: a {@link
+ * RedisTarget} to open a store or the published rules at.
  */
 public interface RedisModule {
   /** What an application adds to its build for {@code store.type: redis}. */
@@ -43,22 +44,34 @@ public interface RedisModule {
   /**
    * The module on the class path.
    *
-   * @throws IllegalStateException saying {@link #MISSING} when it is not
+   * @throws IllegalStateException saying {@link #problem()} when there is none to use
    */
   static RedisModule find() {
-    RedisModule module = RedisModuleFound.MODULE;
+    RedisModule module = RedisModuleFound.IN_ENGINE.module;
     if (module == null) {
-      throw new IllegalStateException(MISSING);
+      throw new IllegalStateException(problem());
     }
     return module;
   }
 
-  /** Whether the module is on the class path. */
+  /** Whether the module is on the class path, and works. */
   static boolean present() {
-    return RedisModuleFound.MODULE != null;
+    return RedisModuleFound.IN_ENGINE.module != null;
   }
 
-  /** The module {@code loader} sees; null when it sees none. */
+  /**
+   * Why there is no module to use: {@link #MISSING}, with where one was seen if it was, or what is
+   * wrong with the one there; null when it is {@link #present()}.
+   */
+  static String problem() {
+    return RedisModuleFound.IN_ENGINE.problem;
+  }
+
+  /**
+   * The module {@code loader} sees; null when it sees none.
+   *
+   * @throws java.util.ServiceConfigurationError when the one it sees cannot be loaded
+   */
   static RedisModule in(ClassLoader loader) {
     Iterator<RedisModule> found = ServiceLoader.load(RedisModule.class, loader).iterator();
     return found.hasNext() ? found.next() : null;

@@ -225,4 +225,39 @@ class AdminAccessTest {
     request.header("Host", "app-7.prod.internal:8080").header("Authorization", "Bearer " + TOKEN);
     assertThat(t.admin.answered(new FakeExchange(request))).isTrue();
   }
+
+  /**
+   * Tomcat's RemoteIpValve (Spring Boot's native forward headers, on by itself on Kubernetes)
+   * trusts 10/8 and 127/8 by default: a pod that sends X-Forwarded-For: 127.0.0.1 reaches Sluice as
+   * 127.0.0.1 with the header taken away. The container's mark is all that is left of it.
+   */
+  @Test
+  void aRequestWhoseAddressTheContainerRewroteIsNoLoopbackCaller() throws Exception {
+    AdminTesting t = new AdminTesting(RULES).allow(null, "127.0.0.0/8", "::1");
+    TestRequest request = TestRequest.get("/_sluice/status").from("127.0.0.1");
+    request.header("Host", "localhost");
+    assertThat(t.admin.answered(new FakeExchange(request))).as("a real loopback caller").isTrue();
+
+    FakeExchange rewritten = new FakeExchange(request);
+    rewritten.forwarded = true;
+    assertPassedOn(t, rewritten);
+  }
+
+  /**
+   * The valve marks every request from one of its internal proxies, a header or not: on Kubernetes
+   * every pod is one, and Prometheus scraping from its pod with the token must still be answered.
+   */
+  @Test
+  void aForwardedRequestFromAnAllowedAddressIsAnsweredAsAny() throws Exception {
+    AdminTesting t = new AdminTesting(RULES).allow(TOKEN, "10.0.0.0/8", "127.0.0.0/8");
+    FakeExchange scrape = get("/_sluice/status", "10.1.2.3", TOKEN);
+    scrape.forwarded = true;
+    assertThat(t.admin.answered(scrape)).isTrue();
+
+    TestRequest loopback = request("/_sluice/status", "127.0.0.1");
+    loopback.header("Host", "localhost").header("Authorization", "Bearer " + TOKEN);
+    FakeExchange forwarded = new FakeExchange(loopback);
+    forwarded.forwarded = true;
+    assertPassedOn(t, forwarded);
+  }
 }

@@ -94,6 +94,14 @@ class CheckTest {
 
     write("rules: []\nadmin:\n  allow: [10.0.0.0/8]\n  allow_without_token: true\n");
     assertThat(run(file.toString())).isZero();
+    assertThat(err())
+        .as("what a proxy or the container's forward headers make of it")
+        .contains(
+            "warning: "
+                + file
+                + ":4:24: admin.allow_without_token: true answers whoever comes from an address in"
+                + " allow, without a token: behind a reverse proxy, or with the container's"
+                + " forward headers on");
   }
 
   @Test

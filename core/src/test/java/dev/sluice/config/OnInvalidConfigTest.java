@@ -3,6 +3,8 @@ package dev.sluice.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.LogCapture;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -54,5 +56,20 @@ class OnInvalidConfigTest {
               "Sluice: on_invalid_config must be serve or refuse_start, got \"refuse-start\","
                   + " did you mean refuse_start?; serving");
     }
+  }
+
+  /** The agent reads this in premain, where java.util.logging must not be touched. */
+  @Test
+  void anUnknownValueCanBeToldElsewhereThanJavaUtilLogging() {
+    List<String> told = new ArrayList<>();
+    try (LogCapture log = LogCapture.of("dev.sluice.config")) {
+      assertThat(OnInvalidConfig.locate("refuse_strat", Map.of(), told::add))
+          .isEqualTo(OnInvalidConfig.SERVE);
+      assertThat(log.messages()).isEmpty();
+    }
+    assertThat(told)
+        .containsExactly(
+            "Sluice: on_invalid_config must be serve or refuse_start, got \"refuse_strat\","
+                + " did you mean refuse_start?; serving");
   }
 }

@@ -15,6 +15,10 @@ public final class FakeExchange implements Exchange {
   private final String query;
   private final Set<String> attributes = new HashSet<>();
   public boolean committed;
+
+  /** Whether the container says the request came through a proxy (see Exchange#forwarded). */
+  public boolean forwarded;
+
   public final Map<String, String> headers = new LinkedHashMap<>();
   public int status;
   public String contentType;
@@ -35,6 +39,11 @@ public final class FakeExchange implements Exchange {
   @Override
   public String queryString() {
     return query;
+  }
+
+  @Override
+  public boolean forwarded() {
+    return forwarded;
   }
 
   @Override

@@ -1,6 +1,8 @@
 package dev.sluice.servlet;
 
 import dev.sluice.http.Exchange;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletRequestWrapper;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -10,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.Objects;
 
 /** An {@link Exchange} over the servlet API; the javax artifact is this class relocated. */
 final class ServletExchange implements Exchange {
@@ -34,6 +37,22 @@ final class ServletExchange implements Exchange {
   @Override
   public String remoteAddress() {
     return request.getRemoteAddr();
+  }
+
+  /**
+   * The container's mark, or a wrapper in front of Sluice (Spring's {@code ForwardedHeaderFilter},
+   * Tomcat's {@code RemoteIpFilter}) that answers another address than the request it wraps.
+   */
+  @Override
+  public boolean forwarded() {
+    if (request.getAttribute(TOMCAT_FORWARDED_ATTRIBUTE) != null) {
+      return true;
+    }
+    ServletRequest inner = request;
+    while (inner instanceof ServletRequestWrapper) {
+      inner = ((ServletRequestWrapper) inner).getRequest();
+    }
+    return inner != request && !Objects.equals(inner.getRemoteAddr(), request.getRemoteAddr());
   }
 
   @Override

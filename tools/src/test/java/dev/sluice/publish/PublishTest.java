@@ -124,8 +124,8 @@ class PublishTest {
                 + VALID);
     assertThat(run("push", file.toString(), "--redis", nowhere())).isEqualTo(3);
     assertThat(err())
-        .startsWith(
-            "warning: "
+        .contains(
+            "\nwarning: "
                 + file
                 + " has client_ip and admin sections: JVMs that take their rules from Redis"
                 + " (rules_from: redis) do not apply them, they keep their own local file's\n");

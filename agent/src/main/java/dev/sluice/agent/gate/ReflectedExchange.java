@@ -52,6 +52,19 @@ final class ReflectedExchange implements Exchange {
     return string(api.getRemoteUser);
   }
 
+  /**
+   * The container's mark only: the agent decides before the application's filters, so no wrapper of
+   * theirs is in front of it yet (and the headers such a filter takes away are still there).
+   */
+  @Override
+  public boolean forwarded() {
+    try {
+      return (Object) api.getAttribute.invokeExact(request, TOMCAT_FORWARDED_ATTRIBUTE) != null;
+    } catch (Throwable t) {
+      throw failure(t);
+    }
+  }
+
   @Override
   public String header(String name) {
     try {

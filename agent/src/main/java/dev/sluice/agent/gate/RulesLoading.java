@@ -1,8 +1,11 @@
 package dev.sluice.agent.gate;
 
 import dev.sluice.config.ConfigSource;
+import dev.sluice.config.FileRules;
 import dev.sluice.config.LiveLimiter;
 import dev.sluice.config.OnInvalidConfig;
+import dev.sluice.core.Limiter;
+import dev.sluice.core.Rules;
 import dev.sluice.http.Enforcer;
 import dev.sluice.otel.SpanAttributes;
 import dev.sluice.support.Daemons;
@@ -18,11 +21,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * for the application to serve.
  *
  * <p>One deadline, from the start of loading: a request that comes while the rules load waits for
- * them at most until then, and every request after it, or after loading failed, only reads a
- * volatile field.
+ * them {@value #REQUEST_WAIT_MILLIS} ms at most, never past the deadline, and every request after
+ * it, or after loading failed, only reads a volatile field. (A request holds a server thread: a
+ * stuck loading must not hold every thread of the server for seconds.)
  */
 final class RulesLoading implements Runnable {
   static final long LOADING_SECONDS = 10;
+
+  /** The longest one request waits for rules still loading; then it passes. */
+  static final long REQUEST_WAIT_MILLIS = 250;
 
   /** What loading does: a seam for tests. */
   interface Loader {
@@ -37,11 +44,22 @@ final class RulesLoading implements Runnable {
 
     /** Closes what {@link #load} made: its rules were given up on. */
     void close();
+
+    /**
+     * What decides a request that cannot wait for {@link #load}: the file's rules by their {@code
+     * on_error}, nothing counted; null when there is no valid file.
+     */
+    Enforcer fallback();
   }
 
-  /** Nanoseconds of a monotonic clock: a seam for tests. */
+  /** Nanoseconds of a monotonic clock, and waits measured by it: a seam for tests. */
   interface Ticker {
     long nanos();
+
+    /** Waits until {@code latch} is open or {@code nanos} have passed. */
+    default void await(CountDownLatch latch, long nanos) throws InterruptedException {
+      latch.await(nanos, TimeUnit.NANOSECONDS);
+    }
   }
 
   private static final Ticker SYSTEM_TICKER =
@@ -61,6 +79,9 @@ final class RulesLoading implements Runnable {
   private volatile Enforcer enforcer;
   private volatile Throwable failure;
   private boolean cancelled; // guarded by this
+  private final Object fallbackLock = new Object();
+  private Enforcer fallback; // guarded by fallbackLock
+  private boolean fallbackMade; // guarded by fallbackLock
 
   RulesLoading(Loader loader, Ticker ticker) {
     this.loader = loader;
@@ -97,8 +118,28 @@ final class RulesLoading implements Runnable {
           public void close() {
             live.close();
           }
+
+          @Override
+          public Enforcer fallback() {
+            return byOnError(source);
+          }
         },
         SYSTEM_TICKER);
+  }
+
+  /**
+   * The rules {@code source}'s file says now, each deciding by its {@code on_error} alone: a
+   * request that a {@code fail_closed} rule matches is denied, any other passes; null when the file
+   * is missing or invalid.
+   */
+  static Enforcer byOnError(ConfigSource source) {
+    Rules rules = FileRules.read(source);
+    if (rules == null) {
+      return null;
+    }
+    Limiter limiter = new Limiter(new OnErrorStore());
+    limiter.apply(rules);
+    return new Enforcer(limiter);
   }
 
   /** Loading done, {@code enforcer} in force: for tests. */
@@ -119,6 +160,11 @@ final class RulesLoading implements Runnable {
 
               @Override
               public void close() {}
+
+              @Override
+              public Enforcer fallback() {
+                return null;
+              }
             },
             SYSTEM_TICKER);
     loading.begun.set(true);
@@ -141,8 +187,7 @@ final class RulesLoading implements Runnable {
 
   @Override
   public void run() {
-    if (load()) {
-      awaitFirstRequest();
+    if (load() && awaitFirstRequest()) {
       loader.serving();
     }
   }
@@ -172,8 +217,10 @@ final class RulesLoading implements Runnable {
   }
 
   /**
-   * Gives these rules up (a start refused): what loading made is closed, now or once it is made,
-   * so no limiter lives on that nobody uses, its threads and store included.
+   * Gives these rules up (a start refused, a gate replaced): what loading made is closed, now or
+   * once it is made, so no limiter lives on that nobody uses, its threads and store included; and
+   * the loading thread, which may be waiting for a first request that will never come to these
+   * rules, ends.
    */
   void cancel() {
     boolean made;
@@ -182,29 +229,32 @@ final class RulesLoading implements Runnable {
       made = enforcer != null;
       enforcer = null;
     }
+    served.countDown();
     if (made) {
       loader.close();
     }
   }
 
-  private void awaitFirstRequest() {
-    boolean interrupted = false;
-    while (true) {
-      try {
-        served.await();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
+  /**
+   * Waits for the first request; true when these rules serve it, false when they were given up
+   * meanwhile or the thread was interrupted (then with its flag set again).
+   */
+  private boolean awaitFirstRequest() {
+    try {
+      served.await();
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return false;
+    }
+    synchronized (this) {
+      return !cancelled;
     }
   }
 
   /**
-   * For a request: the enforcer of the rules in force, waiting for them until the deadline, or null
-   * when there is none (yet). Begins loading if nothing did so far.
+   * For a request: the enforcer of the rules in force, waiting for them {@value
+   * #REQUEST_WAIT_MILLIS} ms at most and never past the deadline, or null when there is none (yet).
+   * Begins loading if nothing did so far.
    */
   Enforcer forRequest() throws InterruptedException {
     Enforcer in = enforcer;
@@ -215,12 +265,27 @@ final class RulesLoading implements Runnable {
     begin();
     served.countDown();
     if (failure == null) {
-      long left = deadline - ticker.nanos();
+      long left =
+          Math.min(deadline - ticker.nanos(), TimeUnit.MILLISECONDS.toNanos(REQUEST_WAIT_MILLIS));
       if (left > 0) {
-        loaded.await(left, TimeUnit.NANOSECONDS);
+        ticker.await(loaded, left);
       }
     }
     return enforcer;
+  }
+
+  /**
+   * What decides the requests that came while the rules load and could wait no longer ({@link
+   * Loader#fallback}), made at the first of them; null when there is nothing to decide by.
+   */
+  Enforcer fallback() {
+    synchronized (fallbackLock) {
+      if (!fallbackMade) {
+        fallbackMade = true;
+        fallback = loader.fallback();
+      }
+      return fallback;
+    }
   }
 
   /** Why there are no rules in force: a failure of loading, or null if it is still under way. */
@@ -229,12 +294,12 @@ final class RulesLoading implements Runnable {
   }
 
   /**
-   * For {@code on_invalid_config=refuse_start}: begins loading and waits for it until the
-   * deadline. True when the rules are in force; false when the deadline passed; throws what failed.
+   * For {@code on_invalid_config=refuse_start}: begins loading and waits for it until the deadline.
+   * True when the rules are in force; false when the deadline passed; throws what failed.
    */
   boolean awaitLoaded() throws Throwable {
     begin();
-    loaded.await(Math.max(0, deadline - ticker.nanos()), TimeUnit.NANOSECONDS);
+    ticker.await(loaded, Math.max(0, deadline - ticker.nanos()));
     if (failure != null) {
       throw failure;
     }

@@ -30,7 +30,7 @@ public final class ServletGate implements Gate {
   /** Made at the first failure, once the application's logging is long set up (see AgentLog). */
   private volatile Failures failures;
 
-  private ServletGate(RulesLoading loading) {
+  ServletGate(RulesLoading loading) {
     this.loading = loading;
   }
 
@@ -119,6 +119,11 @@ public final class ServletGate implements Gate {
       }
       Enforcer in = enforcer();
       return in != null && !in.admit(new ReflectedExchange(api, request, response), phase);
+    } catch (InterruptedException e) {
+      // Interrupted while waiting for the rules: no failure of the agent's, and whoever
+      // interrupted the thread (a container stopping) must still see it.
+      Thread.currentThread().interrupt();
+      return false;
     } catch (Throwable t) {
       failures().log(LET_THROUGH, t);
       return false;
@@ -126,26 +131,37 @@ public final class ServletGate implements Gate {
   }
 
   /**
-   * The enforcer once the rules are in force, or null (said once) when they are not by the
-   * deadline: loading reads one file and opens a store that connects lazily, so a longer wait means
-   * something is stuck, and the application must not be.
+   * The enforcer once the rules are in force; while they still load after a short wait, the file's
+   * rules by their {@code on_error} (said once); null (said once) when there is nothing to decide
+   * by: loading reads one file and opens a store that connects lazily, so a longer wait means
+   * something is stuck, and the application's threads must not be.
    */
   private Enforcer enforcer() throws InterruptedException {
     Enforcer in = loading.forRequest();
-    if (in == null) {
-      Throwable failure = loading.failure();
-      if (failure != null && toldFailed.compareAndSet(false, true)) {
-        failures().log("Sluice: the rules could not be loaded; nothing is limited", failure);
-      } else if (failure == null && toldLate.compareAndSet(false, true)) {
-        failures()
-            .warn(
-                "late",
-                "Sluice: the rules are still loading after "
-                    + RulesLoading.LOADING_SECONDS
-                    + " s; requests pass unlimited until they are in force");
-      }
+    if (in != null) {
+      return in;
     }
-    return in;
+    Throwable failure = loading.failure();
+    if (failure != null) {
+      if (toldFailed.compareAndSet(false, true)) {
+        failures().log("Sluice: the rules could not be loaded; nothing is limited", failure);
+      }
+      return null;
+    }
+    Enforcer byOnError = loading.fallback();
+    if (toldLate.compareAndSet(false, true)) {
+      failures()
+          .warn(
+              "late",
+              "Sluice: a request waited "
+                  + RulesLoading.REQUEST_WAIT_MILLIS
+                  + " ms for the rules, which are still loading; until they are in force, "
+                  + (byOnError == null
+                      ? "requests pass unlimited"
+                      : "each rule decides by its on_error alone (fail_open passes, fail_closed"
+                          + " denies), counting nothing"));
+    }
+    return byOnError;
   }
 
   private Failures failures() {

@@ -8,6 +8,7 @@ import dev.sluice.config.StartRefusedException;
 import java.io.File;
 import java.lang.instrument.Instrumentation;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * Starts the agent inside its isolated class loader: reads the agent argument, hands the gate to
@@ -38,6 +39,10 @@ public final class Installer {
         }
       };
 
+  /** What a refused start says, which an attach into a serving JVM refuses nothing with. */
+  private static final String REFUSING =
+      "; refusing to start (" + OnInvalidConfig.NAME + "=refuse_start)";
+
   /** The gate in charge and where its rules come from: a second attach may replace them. */
   private static ServletGate gate;
 
@@ -61,7 +66,16 @@ public final class Installer {
       AgentLog.warning(osgi);
     }
     AgentArgs args = AgentArgs.parse(argument);
-    OnInvalidConfig onInvalid = OnInvalidConfig.locate(args.onInvalidConfig(), System.getenv());
+    OnInvalidConfig onInvalid =
+        OnInvalidConfig.locate(
+            args.onInvalidConfig(),
+            System.getenv(),
+            new Consumer<String>() {
+              @Override
+              public void accept(String warning) {
+                AgentLog.warning(warning); // held until the application set up its logging
+              }
+            });
     final AtomicReference<String> started = new AtomicReference<String>();
     source = sourceOf(args);
     final ServletGate next =
@@ -119,8 +133,10 @@ public final class Installer {
 
   /**
    * A runtime attach to a JVM where the agent runs already: a {@code config=} other than the one in
-   * force puts that file's rules in force in their place (the old limiter closed); otherwise
-   * nothing changes. Returns what it did, for the attaching command to say.
+   * force puts that file's rules in force in their place (the old limiter closed), once they are
+   * loaded and valid; otherwise nothing changes, and the rules in force stay. Returns what it did,
+   * for the attaching command to say: {@code failed: ...} with the file's errors when its rules
+   * could not be put in force.
    */
   public static synchronized String attachAgain(String argument) {
     AgentArgs args = AgentArgs.parse(argument);
@@ -131,18 +147,30 @@ public final class Installer {
           + "; nothing changed"
           + (args.config() == null ? " (config=<path> puts another file's rules in force)" : "");
     }
+    ConfigSource next = sourceOf(args);
+    // Refused unless valid: a file with an error must not turn a limited JVM into an unlimited one.
+    ServletGate candidate =
+        ServletGate.prepare(next, OnInvalidConfig.REFUSE_START, OPEN_LOG, NOTHING);
+    try {
+      candidate.awaitRules();
+    } catch (StartRefusedException e) {
+      String why = e.getMessage().replace(REFUSING, "");
+      AgentLog.warning(
+          "Sluice: attached again with " + next + ", whose rules were not put in force: " + why);
+      return "failed: the rules from "
+          + next
+          + " were not put in force, those from "
+          + was
+          + " stay; nothing changed: "
+          + why;
+    }
     ServletGate old = gate;
-    source = sourceOf(args);
-    gate = gateOf(OnInvalidConfig.locate(args.onInvalidConfig(), System.getenv()), NOTHING);
-    Gatekeeper.install(gate);
+    source = next;
+    gate = candidate;
+    Gatekeeper.install(candidate);
     old.close();
-    gate.begin();
-    AgentLog.info("Sluice: attached again: rules now from " + source + ", no longer from " + was);
-    return "already running; rules now from "
-        + source
-        + ", no longer from "
-        + was
-        + missing(args);
+    AgentLog.info("Sluice: attached again: rules now from " + next + ", no longer from " + was);
+    return "already running; rules now from " + next + ", no longer from " + was;
   }
 
   /** Where the rules {@code args} name are read from; the argument's problems said once. */

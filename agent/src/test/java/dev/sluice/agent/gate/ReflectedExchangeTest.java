@@ -52,6 +52,15 @@ class ReflectedExchangeTest {
 
   @ParameterizedTest
   @EnumSource(Namespace.class)
+  void readsTheContainersMarkOfARewrittenAddress(Namespace namespace) {
+    Request request = new Request(namespace);
+    assertThat(exchange(request, new Response(namespace)).forwarded()).isFalse();
+    request.attributes.put(Exchange.TOMCAT_FORWARDED_ATTRIBUTE, Boolean.TRUE);
+    assertThat(exchange(request, new Response(namespace)).forwarded()).isTrue();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Namespace.class)
   void clearsAnUncommittedResponseForTheRejection(Namespace namespace) {
     Response response = new Response(namespace);
     response.headers.put("X-App", "stale");

@@ -9,6 +9,8 @@ import dev.sluice.http.Enforcer;
 import dev.sluice.store.ManualClock;
 import dev.sluice.store.MemoryStore;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,42 +23,27 @@ class RulesLoadingTest {
   private static final Duration HUNG = Duration.ofSeconds(5);
 
   private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
-  private final CountDownLatch release = new CountDownLatch(1);
-  private final AtomicInteger closed = new AtomicInteger();
-  private final CountDownLatch firstClose = new CountDownLatch(1);
-  private final Enforcer enforcer =
-      new Enforcer(new Limiter(new MemoryStore(new ManualClock(0), 10, 0)));
-  private RuntimeException loadFailure;
+  private final List<Long> waits = new CopyOnWriteArrayList<>();
+  private final HeldLoader loader =
+      new HeldLoader(new Enforcer(new Limiter(new MemoryStore(new ManualClock(0), 10, 0))));
+  private final CountDownLatch release = loader.release;
+  private final AtomicInteger closed = loader.closed;
 
   private final RulesLoading loading =
       new RulesLoading(
-          new RulesLoading.Loader() {
+          loader,
+          new RulesLoading.Ticker() {
             @Override
-            public void beforeLoading() {}
-
-            @Override
-            public Enforcer load() {
-              try {
-                release.await(1, TimeUnit.MINUTES);
-              } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-              }
-              if (loadFailure != null) {
-                throw loadFailure;
-              }
-              return enforcer;
+            public long nanos() {
+              return nanos.get();
             }
 
             @Override
-            public void serving() {}
-
-            @Override
-            public void close() {
-              closed.incrementAndGet();
-              firstClose.countDown();
+            public void await(CountDownLatch latch, long nanos) throws InterruptedException {
+              waits.add(nanos); // how long the code asked to wait, by its clock
+              latch.await(nanos, TimeUnit.NANOSECONDS);
             }
-          },
-          nanos::get);
+          });
 
   @AfterEach
   void releaseTheLoader() {
@@ -79,13 +66,13 @@ class RulesLoadingTest {
 
   @Test
   void aFailedLoadingIsKnownAtOnce() throws Exception {
-    loadFailure = new IllegalStateException("no rules");
+    loader.failure = new IllegalStateException("no rules");
     loading.begin();
     release.countDown();
 
-    assertThatThrownBy(loading::awaitLoaded).isSameAs(loadFailure);
+    assertThatThrownBy(loading::awaitLoaded).isSameAs(loader.failure);
     assertTimeoutPreemptively(HUNG, () -> assertThat(loading.forRequest()).isNull());
-    assertThat(loading.failure()).isSameAs(loadFailure);
+    assertThat(loading.failure()).isSameAs(loader.failure);
   }
 
   @Test
@@ -96,7 +83,9 @@ class RulesLoadingTest {
 
     loading.cancel();
     release.countDown();
-    assertThat(firstClose.await(1, TimeUnit.MINUTES)).as("closed by the loading thread").isTrue();
+    assertThat(loader.firstClose.await(1, TimeUnit.MINUTES))
+        .as("closed by the loading thread")
+        .isTrue();
 
     assertThat(closed).hasValue(1);
     assertThat(loading.forRequest()).isNull();
@@ -112,5 +101,49 @@ class RulesLoadingTest {
 
     assertThat(closed).hasValue(1);
     assertThat(loading.forRequest()).isNull();
+  }
+
+  /** A request holds a server thread: it waits for rules still loading well under a second. */
+  @Test
+  void aRequestWaitsAQuarterOfASecondAtMostForRulesStillLoading() throws Exception {
+    loading.begin();
+
+    assertThat(loading.forRequest()).as("still loading").isNull();
+
+    assertThat(waits)
+        .singleElement()
+        .isEqualTo(TimeUnit.MILLISECONDS.toNanos(RulesLoading.REQUEST_WAIT_MILLIS));
+    assertThat(RulesLoading.REQUEST_WAIT_MILLIS).isLessThan(1_000);
+  }
+
+  @Test
+  void aRequestNeverWaitsPastTheDeadline() throws Exception {
+    loading.begin();
+    nanos.addAndGet(TimeUnit.SECONDS.toNanos(RulesLoading.LOADING_SECONDS) - 1_000);
+
+    assertThat(loading.forRequest()).isNull();
+
+    assertThat(waits).containsExactly(1_000L);
+  }
+
+  /** A gate replaced (attach again) before any request: its thread must not wait for one. */
+  @Test
+  void rulesGivenUpBeforeAnyRequestEndTheirLoadingThreadAndNeverServe() throws Exception {
+    Thread thread = new Thread(loading, "test-loading");
+    thread.setDaemon(true);
+    thread.start();
+    release.countDown();
+    long until = System.nanoTime() + HUNG.toNanos();
+    while (thread.getState() != Thread.State.WAITING && System.nanoTime() < until) {
+      Thread.onSpinWait(); // until the loaded rules wait for their first request
+    }
+    assertThat(thread.getState()).isEqualTo(Thread.State.WAITING);
+
+    loading.cancel();
+    thread.join(HUNG.toMillis());
+
+    assertThat(thread.isAlive()).as("the loading thread still waits").isFalse();
+    assertThat(loader.serving).hasValue(0);
+    assertThat(closed).hasValue(1);
   }
 }

@@ -22,6 +22,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -228,5 +230,73 @@ class ServletGateTest {
     assertThat(response.calls).endsWith("getWriter", "reset");
     assertThat(response.status).isEqualTo(200);
     assertThat(response.headers).isEmpty();
+  }
+
+  /** A container stopping interrupts its threads: one waiting for the rules must still know. */
+  @Test
+  void aRequestInterruptedWhileTheRulesLoadPassesWithTheInterruptKept() {
+    HeldLoader loader = new HeldLoader(enforcer());
+    ServletGate loadingGate = new ServletGate(new RulesLoading(loader, System::nanoTime));
+    try {
+      Thread.currentThread().interrupt();
+      boolean rejected =
+          loadingGate.rejected(
+              new Request(Namespace.JAVAX).proxy(), new Response(Namespace.JAVAX).proxy());
+
+      assertThat(Thread.interrupted()).as("the interrupt kept").isTrue();
+      assertThat(rejected).isFalse();
+      assertThat(agentLog.messages()).as("no failure of the agent's").isEmpty();
+    } finally {
+      loadingGate.close();
+      loader.release.countDown();
+    }
+  }
+
+  /**
+   * A request that can wait no longer for rules still loading is decided by the file's on_error: a
+   * fail_closed rule denies it, a fail_open one lets it through, nothing is counted.
+   */
+  @Test
+  void aRequestThatCannotWaitIsDecidedByTheFilesOnError(@TempDir Path dir) throws Exception {
+    Path file =
+        Files.writeString(
+            dir.resolve("ratelimit.yaml"),
+            "rules:\n"
+                + "  - { id: closed, match: { path: /hello }, key: ip, limit: 5, window: 10s,"
+                + " on_error: fail_closed }\n"
+                + "  - { id: open, match: { path: /open }, key: ip, limit: 5, window: 10s }\n");
+    HeldLoader loader = new HeldLoader(enforcer());
+    loader.fallback = RulesLoading.byOnError(ConfigSource.of(file.toString(), null));
+    RulesLoading.Ticker noWait =
+        new RulesLoading.Ticker() {
+          @Override
+          public long nanos() {
+            return System.nanoTime();
+          }
+
+          @Override
+          public void await(CountDownLatch latch, long nanos) {}
+        };
+    ServletGate loadingGate = new ServletGate(new RulesLoading(loader, noWait));
+    try {
+      Response denied = new Response(Namespace.JAKARTA);
+      assertThat(loadingGate.rejected(new Request(Namespace.JAKARTA).proxy(), denied.proxy()))
+          .as("fail_closed")
+          .isTrue();
+      assertThat(denied.status).isEqualTo(429);
+      assertThat(denied.headers).containsEntry("Retry-After", "1");
+
+      Request open = new Request(Namespace.JAKARTA);
+      open.path = "/open";
+      assertThat(loadingGate.rejected(open.proxy(), new Response(Namespace.JAKARTA).proxy()))
+          .as("fail_open")
+          .isFalse();
+      assertThat(agentLog.messages())
+          .singleElement(InstanceOfAssertFactories.STRING)
+          .contains("each rule decides by its on_error alone");
+    } finally {
+      loadingGate.close();
+      loader.release.countDown();
+    }
   }
 }

@@ -99,6 +99,28 @@ class AttachTomcatIT {
                   + app.config()
                   + "; nothing changed");
 
+      // A file with an error changes nothing: the command fails with the error, the rules stay.
+      Path broken =
+          Files.writeString(
+              app.config().resolveSibling("broken.yaml"),
+              OTHER_RULES.replace("limit: 1,", "limit: 0,"));
+      ChildJvm refused = attach(server.pid(), "config=" + broken);
+      assertThat(refused.awaitExit(START)).as(refused.output()).isEqualTo(1);
+      assertThat(refused.output())
+          .contains(
+              "attach: the agent in process "
+                  + server.pid()
+                  + " failed: the rules from "
+                  + broken
+                  + " were not put in force, those from "
+                  + app.config()
+                  + " stay; nothing changed: Sluice rejected "
+                  + broken
+                  + ":")
+          .contains(broken + ":4:")
+          .doesNotContain("refusing to start");
+      assertRejected(http.get("/api/hello", "10.30.0.1"), "hello");
+
       Path other = Files.writeString(app.config().resolveSibling("other.yaml"), OTHER_RULES);
       ChildJvm change = attach(server.pid(), "config=" + other);
       assertThat(change.awaitExit(START)).as(change.output()).isZero();
