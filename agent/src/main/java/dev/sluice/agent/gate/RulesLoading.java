@@ -29,7 +29,7 @@ final class RulesLoading implements Runnable {
   static final long LOADING_SECONDS = 10;
 
   /** The longest one request waits for rules still loading; then it passes. */
-  static final long REQUEST_WAIT_MILLIS = 250;
+  static final long REQUEST_WAIT_MILLIS = 500;
 
   /** What loading does: a seam for tests. */
   interface Loader {

@@ -105,7 +105,7 @@ class RulesLoadingTest {
 
   /** A request holds a server thread: it waits for rules still loading well under a second. */
   @Test
-  void aRequestWaitsAQuarterOfASecondAtMostForRulesStillLoading() throws Exception {
+  void aRequestWaitsHalfASecondAtMostForRulesStillLoading() throws Exception {
     loading.begin();
 
     assertThat(loading.forRequest()).as("still loading").isNull();

@@ -42,6 +42,31 @@ class PremainTransformerTest {
   }
 
   @Test
+  void tellsWhenTheContainerLoadsAnEntryItInstruments() throws Exception {
+    AtomicInteger told = new AtomicInteger();
+    PremainTransformer premain =
+        new PremainTransformer(
+            told::incrementAndGet,
+            new ClassFileTransformer() {
+              @Override
+              public byte[] transform(
+                  ClassLoader loader,
+                  String name,
+                  Class<?> redefined,
+                  java.security.ProtectionDomain domain,
+                  byte[] classFile) {
+                return name.equals("a/ServletHandler") ? new byte[1] : null;
+              }
+            });
+
+    premain.transform(app, "a/Other", null, null, new byte[0]);
+    assertThat(told).as("told for a class it left as it was").hasValue(0);
+
+    premain.transform(app, "a/ServletHandler", null, null, new byte[0]);
+    assertThat(told).hasValue(1);
+  }
+
+  @Test
   void handsTheClassesOfEveryLoaderButTheBootLoadersToTheEntries() throws Exception {
     PremainTransformer premain = new PremainTransformer(() -> {}, entries);
 
