@@ -88,12 +88,19 @@ public final class RedisProbe implements AutoCloseable {
     return (Long) call(command);
   }
 
-  /** The {@code key:value} lines of INFO, for the sections asked (all if none). */
+  /**
+   * The {@code key:value} lines of INFO, for the sections asked (all if none). One INFO per section:
+   * a Redis before 7 (the bundled 6.2) answers INFO with several sections by a syntax error.
+   */
   public Map<String, String> info(String... sections) {
-    String[] command = new String[sections.length + 1];
-    command[0] = "INFO";
-    System.arraycopy(sections, 0, command, 1, sections.length);
-    return fields(callString(command));
+    if (sections.length == 0) {
+      return fields(callString("INFO"));
+    }
+    Map<String, String> fields = new LinkedHashMap<>();
+    for (String section : sections) {
+      fields.putAll(fields(callString("INFO", section)));
+    }
+    return fields;
   }
 
   /** Parses the {@code key:value} lines of INFO or CLUSTER INFO text; other lines are skipped. */
