@@ -487,6 +487,40 @@ class LiveLimiterTest {
     }
   }
 
+  /**
+   * Issue 28: an OutOfMemoryError while rules were allocated left them as if in force, the status
+   * "unchanged" with no problem, while the old rules were.
+   */
+  @Test
+  void aFileThatRunsOutOfMemoryAsItIsAppliedIsRejectedWithItsProblem() throws Exception {
+    AtomicInteger opens = new AtomicInteger();
+    Path file = writeFile("store: { max_keys: 1000 }\n" + rules("2"));
+    try (LiveLimiter live =
+        LiveLimiter.manual(
+            ConfigSource.of(file.toString(), null),
+            clock,
+            settings -> {
+              if (opens.incrementAndGet() <= 3 && opens.get() > 1) {
+                throw new OutOfMemoryError("Java heap space");
+              }
+              return settings.open(clock);
+            })) {
+      String version = live.metrics().config().version();
+      writeFile("store: { max_keys: 500 }\n" + rules("1"));
+      for (int poll = 0; poll < 2; poll++) {
+        assertThat(live.reload()).isFalse();
+        assertThat(live.metrics().config().lastReload()).isEqualTo(ConfigStatus.Reload.REJECTED);
+        assertThat(live.metrics().config().problem())
+            .startsWith("Sluice could not apply ")
+            .contains("java.lang.OutOfMemoryError: Java heap space");
+        assertThat(live.metrics().config().version()).isEqualTo(version);
+      }
+      assertThat(admitted(live, 3)).as("the rules in force stay").isEqualTo(2);
+      assertThat(live.reload()).as("tried again").isTrue();
+      assertThat(admitted(live, 3)).isEqualTo(1);
+    }
+  }
+
   /** A store as {@code settings} say, that adds their description to {@code closed} on close. */
   private Store notingClose(StoreSettings settings, List<String> closed) {
     Store store = settings.open(clock);
