@@ -45,7 +45,7 @@ public final class RulesWrite {
    * in the history too), where a newline would forge a log line and a bidi override hide what was
    * written.
    */
-  static String printable(String text) {
+  public static String printable(String text) {
     return text.replaceAll("[\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]", "");
   }
 

@@ -148,7 +148,7 @@ final class RulesEdit {
     return (same ? commented : plain).getBytes(StandardCharsets.UTF_8);
   }
 
-  private static String serialize(Node root, boolean comments) {
+  static String serialize(Node root, boolean comments) {
     DumperOptions options = new DumperOptions();
     options.setProcessComments(comments);
     options.setSplitLines(false);

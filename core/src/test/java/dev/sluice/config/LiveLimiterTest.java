@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.LogCapture;
-import dev.sluice.algo.Algorithm;
 import dev.sluice.core.RequestView;
 import dev.sluice.core.TestRequest;
 import dev.sluice.metrics.ConfigStatus;
-import dev.sluice.store.Counters;
+import dev.sluice.store.ForwardingStore;
 import dev.sluice.store.ManualClock;
-import dev.sluice.store.Permit;
 import dev.sluice.store.RulesInForce;
 import dev.sluice.store.Store;
 import java.io.RandomAccessFile;
@@ -19,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -523,40 +520,15 @@ class LiveLimiterTest {
 
   /** A store as {@code settings} say, that adds their description to {@code closed} on close. */
   private Store notingClose(StoreSettings settings, List<String> closed) {
-    Store store = settings.open(clock);
-    return new Store() {
-      @Override
-      public Counters counters(String ruleId, Algorithm algorithm, long windowMicros) {
-        return store.counters(ruleId, algorithm, windowMicros);
-      }
-
-      @Override
-      public void acquire(List<Permit> permits) {
-        store.acquire(permits);
-      }
-
-      @Override
-      public void refund(List<Permit> permits) {
-        store.refund(permits);
-      }
-
-      @Override
-      public void peek(List<Permit> permits) {
-        store.peek(permits);
-      }
-
-      @Override
-      public void retainOnly(Collection<? extends Counters> live) {
-        store.retainOnly(live);
-      }
-
+    return new ForwardingStore(settings.open(clock)) {
       @Override
       public void close() {
         closed.add(settings.toString());
-        store.close();
+        super.close();
       }
     };
   }
+
 
   /**
    * Without a file at start-up the default store is in use; the first file that names another one

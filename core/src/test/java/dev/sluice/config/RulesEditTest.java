@@ -24,6 +24,12 @@ class RulesEditTest {
           + "    window: 1m\n";
 
   static RulesWrite write(RulesWrite.Kind kind, String id, String body) throws Exception {
+    return write(kind, id, body, "\"v1\"");
+  }
+
+  /** A write of {@code kind} by deploy, based on the version {@code ifMatch} names. */
+  static RulesWrite write(RulesWrite.Kind kind, String id, String body, String ifMatch)
+      throws Exception {
     Constructor<RulesWrite> make =
         RulesWrite.class.getDeclaredConstructor(
             RulesWrite.Kind.class,
@@ -35,7 +41,7 @@ class RulesEditTest {
             String.class);
     make.setAccessible(true);
     return make.newInstance(
-        kind, id, body.getBytes(StandardCharsets.UTF_8), "\"v1\"", "deploy", "10.0.0.1", "");
+        kind, id, body.getBytes(StandardCharsets.UTF_8), ifMatch, "deploy", "10.0.0.1", "");
   }
 
   private static String apply(RulesWrite.Kind kind, String id, String body) throws Exception {
