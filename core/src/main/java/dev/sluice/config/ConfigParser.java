@@ -181,7 +181,8 @@ public final class ConfigParser {
     Cors cors = CorsReader.read(top.fields("cors"), problems);
     Responses responses = ResponseReader.read(top.fields("response"), problems);
     MetricsSettings metrics = MetricsSettings.read(top.fields("metrics"), problems);
-    AdminSettings admin = AdminReader.read(top.fields("admin"), problems, environment, clientIp);
+    AdminSettings admin =
+        AdminReader.read(top.fields("admin"), problems, environment, clientIp, rulesFromRedis);
     Long shadowFor = shadowFor(top.fields("rollout"));
     List<Rule> rules = new ArrayList<>();
     Node ruleList = top.take("rules");

@@ -409,8 +409,8 @@ public final class LiveLimiter implements Closeable {
           "Sluice: "
               + (settings == null ? "admin endpoint off" : "admin endpoint at " + settings)
               + " as "
-              + applied
-              + " says");
+              + source
+              + " says"); // the local file's, even under a published version
     }
   }
 

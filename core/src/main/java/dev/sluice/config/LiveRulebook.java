@@ -272,7 +272,7 @@ final class LiveRulebook implements Rulebook {
     long current = redis.current();
     return Reply.problem(
         412,
-        (current > 0
+        (current > 0 || inForce.publishedNumber() == 0
                 ? "If-Match does not name the current version, " + current
                 : "Redis holds no published version (restarted without persistence, or flushed),"
                     + " and If-Match does not name the one in force here, "

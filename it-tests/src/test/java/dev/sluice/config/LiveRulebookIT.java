@@ -194,4 +194,23 @@ class LiveRulebookIT extends WithOwnRedisProcess {
       assertThat(limits(live, "/pushed")).as("the version in force stays").isTrue();
     }
   }
+
+  /**
+   * Issue 28: a JVM that started on a published version logged "admin endpoint at ... as published
+   * version 1 says", while admin is always the local file's.
+   */
+  @Test
+  void theAdminEndpointIsSaidToBeTheLocalFilesUnderAPublishedVersion() throws Exception {
+    push(PUSHED_RULE);
+    Path file = local();
+    try (LogCapture log = LogCapture.of("dev.sluice.config");
+        LiveLimiter live = follow(file, null)) {
+      assertThat(limits(live, "/pushed")).isTrue();
+      assertThat(log.messages())
+          .filteredOn(line -> line.startsWith("Sluice: admin endpoint at "))
+          .singleElement()
+          .asString()
+          .endsWith(" as " + file + " says");
+    }
+  }
 }

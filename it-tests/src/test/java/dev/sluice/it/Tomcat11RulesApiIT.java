@@ -186,7 +186,8 @@ class Tomcat11RulesApiIT {
                     .startsWith(
                         "Sluice: deploy (from 10.9.0.1) added a rule through the admin endpoint:"
                             + " published version ")
-                    .endsWith(": add search; added search (1/1h)"));
+                    .contains(": add search; added search (1/1h); ")
+                    .endsWith(" is unchanged: its rules are only the fallback under rules_from: redis"));
     followerApplies(read(published).body());
     assertThat(published.get("/search", "10.7.0.2").statusCode()).isEqualTo(200);
     assertRejected(published.get("/search", "10.7.0.2"), "search");
