@@ -45,7 +45,7 @@ final class LocalSections {
     String cut = mapping.getFlowStyle() == DumperOptions.FlowStyle.FLOW ? null : cutLines(text, mapping);
     if (cut == null || !readsAsWithout(cut, text)) {
       removeFrom(mapping);
-      return RulesEdit.serialize(mapping, false).getBytes(StandardCharsets.UTF_8);
+      return RulesEdit.serialize(mapping).getBytes(StandardCharsets.UTF_8);
     }
     return cut.getBytes(StandardCharsets.UTF_8);
   }
@@ -126,7 +126,7 @@ final class LocalSections {
     MappingNode whole = (MappingNode) compose(text);
     removeFrom(whole);
     return again instanceof MappingNode
-        && RulesEdit.serialize(again, false).equals(RulesEdit.serialize(whole, false));
+        && RulesEdit.serialize(again).equals(RulesEdit.serialize(whole));
   }
 
   private static Node compose(String text) {
