@@ -12,9 +12,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * limited, together, rather than unlimited or evicting someone else's live count.
  *
  * <p>A segment is made when the first identity whose hash falls in it is looked up: a rule that few
- * clients reach (most of a file of many rules) costs a few hundred bytes, not 64 segments' 22 KB.
+ * clients reach (most of a file of many rules) costs under a kilobyte, not 64 segments' 22 KB.
  * The made segment is published by a compare-and-set, so every thread finds the same one; a lookup
- * of a made segment is one volatile read of an array element, a plain load on x86 and ARM.
+ * of a made segment is one volatile read of an array element (a plain load on x86).
  */
 final class Table implements Counters {
   static final int SEGMENTS = 64;
