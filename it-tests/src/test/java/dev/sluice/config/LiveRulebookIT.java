@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -211,6 +212,39 @@ class LiveRulebookIT extends WithOwnRedisProcess {
           .singleElement()
           .asString()
           .endsWith(" as " + file + " says");
+    }
+  }
+
+  /**
+   * Issue 28: a write held the limiter's lock through its round trips to Redis, so a GET of the
+   * rules (and the watcher's polls) waited up to the client's timeout behind it.
+   */
+  @Test
+  void aWriteWaitingForRedisHoldsUpNoRead() throws Exception {
+    try (LiveLimiter live = follow(local(), null)) {
+      push(PUSHED_RULE);
+      live.reload();
+      LiveRulebook rulebook = new LiveRulebook(live);
+      RulesWrite write = write(RulesWrite.Kind.REPLACE, PUSHED_RULE.replace("1m", "1h"), "\"v1\"");
+      AtomicReference<Reply> written = new AtomicReference<>();
+      Thread writer = new Thread(() -> written.set(rulebook.write(write)), "rulebook-writer");
+      redis.pause();
+      try {
+        writer.start();
+        Thread.sleep(200); // the writer is waiting for Redis, which answers nothing for a second
+        long asked = System.nanoTime();
+        Reply read = rulebook.read();
+        long waitedMillis = (System.nanoTime() - asked) / 1_000_000;
+        assertThat(waitedMillis)
+            .as("the read did not wait for the write, which waits a second for Redis")
+            .isLessThan(500);
+        assertThat(writer.isAlive()).isTrue();
+        assertThat(read.etag()).isEqualTo("\"v1\"");
+      } finally {
+        redis.resume();
+      }
+      writer.join(10_000);
+      assertThat(written.get().status()).as(written.get().body()).isIn(200, 503);
     }
   }
 }
