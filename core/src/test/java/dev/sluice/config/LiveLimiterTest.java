@@ -458,30 +458,7 @@ class LiveLimiterTest {
 
   @Test
   void aFileThatFailsToApplyIsTriedAgainAtTheNextReload() throws Exception {
-    AtomicInteger opens = new AtomicInteger();
-    Path file = writeFile("store: { max_keys: 1000 }\n" + rules("2"));
-    try (LiveLimiter live =
-        LiveLimiter.manual(
-            ConfigSource.of(file.toString(), null),
-            clock,
-            settings -> {
-              if (opens.incrementAndGet() == 2) {
-                throw new IllegalStateException("no store today");
-              }
-              return settings.open(clock);
-            })) {
-      String version = live.metrics().config().version();
-      writeFile("store: { max_keys: 500 }\n" + rules("1"));
-      assertThat(live.reload()).isFalse();
-      assertThat(live.metrics().config().lastReload()).isEqualTo(ConfigStatus.Reload.REJECTED);
-      assertThat(live.metrics().config().problem()).contains("no store today");
-      assertThat(live.metrics().config().version()).isEqualTo(version);
-      assertThat(admitted(live, 3)).as("the rules in force stay").isEqualTo(2);
-
-      assertThat(live.reload()).as("tried again").isTrue();
-      assertThat(admitted(live, 3)).isEqualTo(1);
-      assertThat(live.metrics().config().version()).isNotEqualTo(version);
-    }
+    failsToApplyThenApplies(1, new IllegalStateException("no store today"));
   }
 
   /**
@@ -490,6 +467,14 @@ class LiveLimiterTest {
    */
   @Test
   void aFileThatRunsOutOfMemoryAsItIsAppliedIsRejectedWithItsProblem() throws Exception {
+    failsToApplyThenApplies(2, new OutOfMemoryError("Java heap space"));
+  }
+
+  /**
+   * A change whose store throws {@code thrown} as it opens at {@code failures} reloads in a row:
+   * each is rejected with the problem while the rules in force stay, and the next applies it.
+   */
+  private void failsToApplyThenApplies(int failures, Throwable thrown) throws Exception {
     AtomicInteger opens = new AtomicInteger();
     Path file = writeFile("store: { max_keys: 1000 }\n" + rules("2"));
     try (LiveLimiter live =
@@ -497,24 +482,30 @@ class LiveLimiterTest {
             ConfigSource.of(file.toString(), null),
             clock,
             settings -> {
-              if (opens.incrementAndGet() <= 3 && opens.get() > 1) {
-                throw new OutOfMemoryError("Java heap space");
+              int open = opens.incrementAndGet();
+              if (open > 1 && open <= 1 + failures) {
+                if (thrown instanceof Error) {
+                  throw (Error) thrown;
+                }
+                throw (RuntimeException) thrown;
               }
               return settings.open(clock);
             })) {
       String version = live.metrics().config().version();
       writeFile("store: { max_keys: 500 }\n" + rules("1"));
-      for (int poll = 0; poll < 2; poll++) {
+      for (int poll = 0; poll < failures; poll++) {
         assertThat(live.reload()).isFalse();
         assertThat(live.metrics().config().lastReload()).isEqualTo(ConfigStatus.Reload.REJECTED);
         assertThat(live.metrics().config().problem())
             .startsWith("Sluice could not apply ")
-            .contains("java.lang.OutOfMemoryError: Java heap space");
+            .contains(thrown.toString());
         assertThat(live.metrics().config().version()).isEqualTo(version);
       }
       assertThat(admitted(live, 3)).as("the rules in force stay").isEqualTo(2);
+
       assertThat(live.reload()).as("tried again").isTrue();
       assertThat(admitted(live, 3)).isEqualTo(1);
+      assertThat(live.metrics().config().version()).isNotEqualTo(version);
     }
   }
 
