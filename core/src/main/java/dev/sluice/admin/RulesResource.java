@@ -40,7 +40,12 @@ final class RulesResource {
     String method = exchange.method();
     Reply reply;
     if (who == null && id == null) {
-      reply = rulebook.read();
+      if ("GET".equals(method) || "HEAD".equals(method)) {
+        reply = rulebook.read();
+      } else {
+        exchange.setHeader("Allow", "GET, HEAD, PUT, POST");
+        reply = Reply.problem(405, "GET or HEAD reads " + RULES + ", PUT or POST writes it");
+      }
     } else if (who == null) {
       exchange.setHeader("Allow", "PUT, DELETE");
       reply = Reply.problem(405, "a rule is read in the document, GET " + RULES);
@@ -88,6 +93,11 @@ final class RulesResource {
           413, "the body is more than the " + MAX_BODY + " bytes Sluice reads of a file");
     }
     String type = exchange.header("Content-Type");
+    try {
+      body = BodyText.utf8(body, type);
+    } catch (BodyText.Unreadable e) {
+      return Reply.problem(400, e.getMessage() + "; nothing was changed");
+    }
     if (type != null && type.toLowerCase(Locale.ROOT).trim().startsWith("application/json")) {
       body = JsonBody.asYaml(body);
     }

@@ -36,7 +36,17 @@ public final class RulesWrite {
     this.ifMatch = ifMatch;
     this.who = who;
     this.from = from;
-    this.message = message;
+    this.message = printable(message);
+  }
+
+  /**
+   * {@code text} without control characters, line and paragraph separators or invisible format
+   * characters: the message and the id come from the caller and are logged (the message recorded
+   * in the history too), where a newline would forge a log line and a bidi override hide what was
+   * written.
+   */
+  public static String printable(String text) {
+    return text.replaceAll("[\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]", "");
   }
 
   public Kind kind() {
@@ -81,9 +91,9 @@ public final class RulesWrite {
       case ADD:
         return "added a rule";
       case UPDATE:
-        return "replaced rule " + id;
+        return "replaced rule " + printable(id);
       default:
-        return "deleted rule " + id;
+        return "deleted rule " + printable(id);
     }
   }
 }

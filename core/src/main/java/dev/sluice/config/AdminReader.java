@@ -39,9 +39,15 @@ final class AdminReader {
 
   /**
    * @param clientIp the file's {@code client_ip}, which the endpoint follows too
+   * @param rulesFromRedis whether the file says {@code rules_from: redis}, without which no write
+   *     is ever taken
    */
   static AdminSettings read(
-      Fields f, Problems problems, Map<String, String> environment, ClientIp clientIp) {
+      Fields f,
+      Problems problems,
+      Map<String, String> environment,
+      ClientIp clientIp,
+      boolean rulesFromRedis) {
     if (f == null) {
       return null;
     }
@@ -114,10 +120,26 @@ final class AdminReader {
     WriteCredentials writers =
         WriteTokenReader.read(
             writeTokens, f.pathOf(WriteTokenReader.FIELD), token, problems, environment);
+    if (writeTokens != null && !rulesFromRedis) {
+      problems.warn(
+          writeTokens,
+          f.pathOf(WriteTokenReader.FIELD),
+          "writes need rules_from: redis: the rules come from this file, which the endpoint never"
+              + " rewrites, so every write is refused (409); say rules_from: redis (with a Redis"
+              + " store) to publish rules through the endpoint, or remove write_token");
+    }
     return new AdminSettings(path, allow, token, writers, clientIp);
   }
 
   static String token(Fields.Value value, Problems problems, Map<String, String> environment) {
+    if (!value.text.contains("${")) {
+      problems.warn(
+          value.node,
+          value.path,
+          "is written in the file itself: whoever reads the file, a copy or a backup of it holds"
+              + " the credential; write \"${SLUICE_ADMIN_TOKEN}\" (any variable) and set it where"
+              + " the JVM starts");
+    }
     String token = UrlTemplate.expand(value, environment, problems);
     if (token != null
         && (token.length() < MIN_TOKEN_CHARS || token.trim().length() != token.length())) {

@@ -2,6 +2,7 @@ package dev.sluice.config;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,6 +15,13 @@ import java.nio.file.Paths;
  * are printed too but pass. Use it in CI before shipping a change to the rules.
  */
 public final class Check {
+  private static final PrintStream NOWHERE =
+      new PrintStream(
+          new OutputStream() {
+            @Override
+            public void write(int b) {}
+          });
+
   private Check() {}
 
   public static void main(String[] args) {
@@ -35,7 +43,7 @@ public final class Check {
 
   /** Reads and checks {@code file} as {@link #run} does, printing what it prints. */
   public static Checked file(String command, String file, PrintStream out, PrintStream err) {
-    return file(command, file, false, out, err);
+    return file(command, file, false, out, err, err);
   }
 
   /**
@@ -44,11 +52,25 @@ public final class Check {
    */
   public static Checked fileToPublish(
       String command, String file, PrintStream out, PrintStream err) {
-    return file(command, file, true, out, err);
+    return file(command, file, true, out, err, err);
+  }
+
+  /**
+   * Reads and checks {@code file} for the store it names, as the publishing commands' {@code
+   * --config} does: only its errors are printed, on {@code err}; its warnings are about what such a
+   * command never uses (an admin token's variable unset where it runs, say).
+   */
+  public static Checked forItsStore(String command, String file, PrintStream err) {
+    return file(command, file, false, NOWHERE, NOWHERE, err);
   }
 
   private static Checked file(
-      String command, String file, boolean publishing, PrintStream out, PrintStream err) {
+      String command,
+      String file,
+      boolean publishing,
+      PrintStream out,
+      PrintStream warnings,
+      PrintStream err) {
     byte[] content;
     try (InputStream in = Files.newInputStream(Paths.get(file))) {
       content = ConfigSource.readBounded(in, file);
@@ -58,7 +80,7 @@ public final class Check {
     } catch (InvalidConfigException e) {
       return invalid(file, e, err);
     }
-    return content(command, file, content, publishing, out, err);
+    return content(command, file, content, publishing, out, warnings, err);
   }
 
   /**
@@ -72,6 +94,17 @@ public final class Check {
       boolean publishing,
       PrintStream out,
       PrintStream err) {
+    return content(command, name, content, publishing, out, err, err);
+  }
+
+  private static Checked content(
+      String command,
+      String name,
+      byte[] content,
+      boolean publishing,
+      PrintStream out,
+      PrintStream warnings,
+      PrintStream err) {
     try {
       Config config = ConfigParser.parse(name, new String(content, StandardCharsets.UTF_8));
       out.println(
@@ -79,7 +112,7 @@ public final class Check {
               + name
               + ": "
               + config.rules().rules().size()
-              + " rules"
+              + (config.rules().rules().size() == 1 ? " rule" : " rules")
               + (publishing
                   ? " (a JVM that follows them keeps its own local store and fleet sections)"
                   : ", store " + config.store())
@@ -90,7 +123,7 @@ public final class Check {
                       + " one is"
                   : ""));
       for (ConfigError warning : config.warnings()) {
-        err.println("warning: " + warning);
+        warnings.println("warning: " + warning);
       }
       return new Checked(content, config, 0);
     } catch (InvalidConfigException e) {

@@ -70,20 +70,23 @@ public final class Config {
   /**
    * The sections of this file, published, that JVMs whose file is {@code local} keep of their own
    * while this one's differ (see {@link #publishedUnder}): valid, but not applied. Named as a
-   * phrase, "store or fleet, client_ip and admin sections"; null when there are none. With no
-   * {@code local} to compare with, every such section the file sets.
+   * phrase, "store or fleet, client_ip and admin sections"; null when there are none. A section
+   * this file leaves out is not named. With no {@code local} to compare with, every such section
+   * the file sets.
    */
   public String localSectionsDifferingFrom(Config local) {
     List<String> names = new ArrayList<>();
     if (storeGiven && (local == null || !store.equals(local.store))) {
       names.add("store or fleet");
     }
-    ClientIp theirs = local == null ? Rules.NONE.clientIp() : local.rules.clientIp();
-    if (!rules.clientIp().equals(theirs)) {
+    // A section this file does not set (client_ip as the default) differs from nothing: a published
+    // file without an admin section must not be said to have one other than the local file's.
+    ClientIp unset = Rules.NONE.clientIp();
+    ClientIp theirs = local == null ? unset : local.rules.clientIp();
+    if (!rules.clientIp().equals(unset) && !rules.clientIp().equals(theirs)) {
       names.add("client_ip");
     }
-    AdminSettings own = local == null ? null : local.admin;
-    if (admin == null ? own != null : !admin.sameSectionAs(own)) {
+    if (admin != null && !admin.sameSectionAs(local == null ? null : local.admin)) {
       names.add("admin");
     }
     if (names.isEmpty()) {

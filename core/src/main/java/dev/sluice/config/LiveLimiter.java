@@ -194,8 +194,10 @@ public final class LiveLimiter implements Closeable {
     if (next != null) {
       try {
         apply(before, next);
-      } catch (RuntimeException e) {
-        // Not applied after all: the next poll must try again, as with a file not read yet.
+      } catch (RuntimeException | OutOfMemoryError e) {
+        // Not applied after all: the next poll must try again, as with a file not read yet. Out of
+        // memory too: rules that took the heap as they were allocated must be reported rejected,
+        // not left in `applied` as if in force (the status said "unchanged" for good).
         applied = before;
         RulesInForce.version(before == null ? RulesInForce.NONE : before.version());
         next = null;
@@ -407,8 +409,8 @@ public final class LiveLimiter implements Closeable {
           "Sluice: "
               + (settings == null ? "admin endpoint off" : "admin endpoint at " + settings)
               + " as "
-              + applied
-              + " says");
+              + source
+              + " says"); // the local file's, even under a published version
     }
   }
 

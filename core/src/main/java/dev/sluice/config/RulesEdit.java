@@ -47,21 +47,23 @@ final class RulesEdit {
     if (!(root instanceof MappingNode)) {
       throw new Refused(400, "the document in force is not a mapping; PUT a whole document");
     }
-    List<Node> rules = rulesOf((MappingNode) root);
+    NodeTuple field = rulesOf((MappingNode) root);
+    DumperOptions style = YamlStyle.options(field.getKeyNode(), field.getValueNode());
+    List<Node> rules = ((SequenceNode) field.getValueNode()).getValue();
     int at = write.id() == null ? -1 : indexOf(rules, write.id());
     if (write.id() != null && at < 0) {
       throw new Refused(404, "no rule has the id " + write.id());
     }
     if (write.kind() == RulesWrite.Kind.DELETE) {
       rules.remove(at);
-      return serialize(root);
+      return serialize(root, style);
     }
     Node rule = compose(new String(write.content(), StandardCharsets.UTF_8), "the body");
     if (!(rule instanceof MappingNode)) {
       throw new Refused(400, "the body must be one rule: a mapping of its fields");
     }
     if (write.kind() == RulesWrite.Kind.ADD) {
-      rules.add(rule);
+      rules.add(YamlStyle.like(rule, rules.isEmpty() ? null : rules.get(rules.size() - 1)));
     } else {
       String id = idOf(rule);
       if (id == null) {
@@ -71,26 +73,28 @@ final class RulesEdit {
             400,
             "the body's id, " + id + ", is not the path's, " + write.id() + "; they must agree");
       }
-      rules.set(at, rule);
+      rules.set(at, YamlStyle.like(rule, rules.get(at)));
     }
-    return serialize(root);
+    return serialize(root, style);
   }
 
-  /** The items of the document's {@code rules}, added as an empty list when it has none. */
-  private static List<Node> rulesOf(MappingNode root) throws Refused {
+  /** The document's {@code rules} field, added as an empty list when it has none. */
+  private static NodeTuple rulesOf(MappingNode root) throws Refused {
     for (NodeTuple tuple : root.getValue()) {
       if (tuple.getKeyNode() instanceof ScalarNode
           && "rules".equals(((ScalarNode) tuple.getKeyNode()).getValue())) {
         if (!(tuple.getValueNode() instanceof SequenceNode)) {
           throw new Refused(400, "the document's rules are not a list; PUT a whole document");
         }
-        return ((SequenceNode) tuple.getValueNode()).getValue();
+        return tuple;
       }
     }
-    SequenceNode rules =
-        new SequenceNode(Tag.SEQ, new ArrayList<Node>(), DumperOptions.FlowStyle.BLOCK);
-    root.getValue().add(new NodeTuple(scalar("rules"), rules));
-    return rules.getValue();
+    NodeTuple rules =
+        new NodeTuple(
+            scalar("rules"),
+            new SequenceNode(Tag.SEQ, new ArrayList<Node>(), DumperOptions.FlowStyle.BLOCK));
+    root.getValue().add(rules);
+    return rules;
   }
 
   private static int indexOf(List<Node> rules, String id) {
@@ -119,39 +123,60 @@ final class RulesEdit {
     return new ScalarNode(Tag.STR, text, null, null, DumperOptions.ScalarStyle.PLAIN);
   }
 
+  /**
+   * {@code text}'s node tree, with its comments when SnakeYAML's comment handling can read them: it
+   * throws on some that are valid YAML (one right after the {@code [} of a flow list), and the
+   * document is then composed without them rather than refused.
+   */
   private static Node compose(String text, String what) throws Refused {
-    LoaderOptions options = ConfigParser.loaderOptions();
-    options.setProcessComments(true);
+    Node node;
     try {
-      Node node = new Yaml(new SafeConstructor(options)).compose(new StringReader(text));
-      return node == null || node.getTag().equals(Tag.NULL) ? null : node;
-    } catch (YAMLException e) {
-      throw new Refused(400, what + " is not YAML (or JSON): " + e.getMessage());
+      node = compose(text, true);
+    } catch (RuntimeException e) {
+      try {
+        node = compose(text, false);
+      } catch (YAMLException invalid) {
+        throw new Refused(400, what + " is not YAML (or JSON): " + invalid.getMessage());
+      }
     }
+    return node == null || node.getTag().equals(Tag.NULL) ? null : node;
+  }
+
+  private static Node compose(String text, boolean comments) {
+    LoaderOptions options = ConfigParser.loaderOptions();
+    options.setProcessComments(comments);
+    return new Yaml(new SafeConstructor(options)).compose(new StringReader(text));
   }
 
   /**
-   * The document {@code root} is, with its comments where SnakeYAML can write them back: it cannot
-   * always (a comment before a flow mapping in a block list comes out as broken YAML), so the
-   * commented text is kept only when it reads back as the same document, else written without.
+   * The document {@code root} is, in {@code style}, with its comments where SnakeYAML can write them
+   * back: it cannot always (a comment before a flow mapping in a block list comes out as broken
+   * YAML, or throws), so the commented text is kept only when it reads back as the same document,
+   * else written without.
    */
-  private static byte[] serialize(Node root) throws Refused {
-    String plain = serialize(root, false);
-    String commented = serialize(root, true);
-    Node again;
+  private static byte[] serialize(Node root, DumperOptions style) throws Refused {
+    String plain = serialize(root, false, style);
+    boolean same;
+    String commented = null;
     try {
-      again = compose(commented, "");
-    } catch (Refused e) {
-      again = null;
+      commented = serialize(root, true, style);
+      Node again = compose(commented, "");
+      same = again != null && serialize(again, false, style).equals(plain);
+    } catch (Refused | RuntimeException e) {
+      same = false;
     }
-    boolean same = again != null && serialize(again, false).equals(plain);
     return (same ? commented : plain).getBytes(StandardCharsets.UTF_8);
   }
 
-  private static String serialize(Node root, boolean comments) {
+  /** {@code root} written without its comments, in SnakeYAML's default style. */
+  static String serialize(Node root) {
     DumperOptions options = new DumperOptions();
-    options.setProcessComments(comments);
     options.setSplitLines(false);
+    return serialize(root, false, options);
+  }
+
+  private static String serialize(Node root, boolean comments, DumperOptions options) {
+    options.setProcessComments(comments);
     StringWriter out = new StringWriter();
     new Yaml(
             new SafeConstructor(ConfigParser.loaderOptions()),

@@ -222,6 +222,11 @@ final class RulesFromRedis implements Closeable {
     return lastLocal != null;
   }
 
+  /** How the log names the local file that says rules_from: redis; only while {@link #follows}. */
+  String localName() {
+    return lastLocal.name();
+  }
+
   /** The client of the Redis followed now, for a write through the admin endpoint. */
   RulesPublication publisher() {
     return connect(lastLocal.config().store());

@@ -186,4 +186,82 @@ class RulesResourceTest {
     assertThat(admin.answered(request("GET", "/_sluice/status/a", READ))).isFalse();
     assertThat(writes).isEmpty();
   }
+
+  /** Issue 28: PATCH and OPTIONS with the read token were answered the document, 200. */
+  @Test
+  void aMethodTheResourceDoesNotServeIs405() throws Exception {
+    for (String method : new String[] {"PATCH", "OPTIONS", "TRACE", "PROPFIND"}) {
+      for (String token : new String[] {READ, DEPLOY}) {
+        FakeExchange other = request(method, "/_sluice/rules", token, "If-Match", "\"v3\"");
+        assertThat(admin.answered(other)).as(method).isTrue();
+        assertThat(other.status).as(method).isEqualTo(405);
+        assertThat(other.headers).containsEntry("Allow", "GET, HEAD, PUT, POST");
+        assertThat(other.contentType).isEqualTo("application/problem+json");
+      }
+    }
+    FakeExchange head = request("HEAD", "/_sluice/rules", READ);
+    assertThat(admin.answered(head)).isTrue();
+    assertThat(head.status).isEqualTo(200);
+    assertThat(writes).isEmpty();
+  }
+
+  /** Issue 28: invalid UTF-8 was published as U+FFFD, a path that never matches. */
+  @Test
+  void aBodyIsReadInTheCharsetItDeclaresAndInvalidBytesAreRefused() throws Exception {
+    byte[] invalid = {'r', 'u', 'l', 'e', 's', ':', ' ', '[', '/', (byte) 0xC3, (byte) 0x28, ']'};
+    for (String type : new String[] {null, "application/yaml", "application/json; charset=UTF-8"}) {
+      String[] headers =
+          type == null
+              ? new String[] {"If-Match", "\"v3\""}
+              : new String[] {"If-Match", "\"v3\"", "Content-Type", type};
+      FakeExchange put = request("PUT", "/_sluice/rules", DEPLOY, headers);
+      put.requestBody = invalid;
+      assertThat(admin.answered(put)).isTrue();
+      assertThat(put.status).as(type).isEqualTo(400);
+      assertThat(AdminTesting.json(put.body).get("detail").toString())
+          .startsWith("the body is not valid UTF-8");
+    }
+    FakeExchange unknown =
+        request(
+            "PUT",
+            "/_sluice/rules",
+            DEPLOY,
+            "If-Match",
+            "\"v3\"",
+            "Content-Type",
+            "application/yaml; charset=x-nothing");
+    assertThat(admin.answered(unknown)).isTrue();
+    assertThat(unknown.status).isEqualTo(400);
+    assertThat(writes).isEmpty();
+
+    FakeExchange latin1 =
+        request(
+            "POST",
+            "/_sluice/rules",
+            DEPLOY,
+            "If-Match",
+            "\"v3\"",
+            "Content-Type",
+            "application/yaml; charset=\"ISO-8859-1\"");
+    latin1.requestBody = "{ id: caf\u00e9 }".getBytes(StandardCharsets.ISO_8859_1);
+    assertThat(admin.answered(latin1)).isTrue();
+    assertThat(writes.get(0).content())
+        .isEqualTo("{ id: caf\u00e9 }".getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Issue 28: the message was logged and recorded as sent, newlines and all. */
+  @Test
+  void theMessageLosesItsControlCharacters() throws Exception {
+    TestRequest request =
+        new TestRequest("DELETE", "/_sluice/rules/login")
+            .from("127.0.0.1")
+            .header("Host", "localhost:8080")
+            .header("Authorization", "Bearer " + DEPLOY)
+            .header("If-Match", "\"v3\"");
+    FakeExchange delete =
+        new FakeExchange(request, "message=fine%0ASluice:+forged%E2%80%AE%1B%5B31m+line");
+    assertThat(admin.answered(delete)).isTrue();
+    assertThat(writes.get(0).message()).isEqualTo("fineSluice: forged[31m line");
+    assertThat(RulesWrite.printable("a\u2028b\rc\u0085d\te")).isEqualTo("abcde");
+  }
 }

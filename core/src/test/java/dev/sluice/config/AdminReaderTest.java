@@ -15,6 +15,8 @@ import org.junit.jupiter.api.Test;
 class AdminReaderTest {
   private static final String TOKEN = "tok-abcdefghijklmnop";
   private static final ClientIp NO_PROXY = new ClientIp(List.of());
+  private static final String REDIS =
+      "rules_from: redis\nstore: { type: redis, redis: { url: redis://127.0.0.1:6390 } }\n";
 
   private static AdminSettings read(String admin, Map<String, String> environment)
       throws InvalidConfigException {
@@ -176,7 +178,8 @@ class AdminReaderTest {
     Config config =
         ConfigParser.parse(
             FILE,
-            "rules: []\nadmin: { token: \"${T}\", write_token: { deploy: \"${NOPE}\" } }\n",
+            "rules: []\nadmin: { token: \"${T}\", write_token: { deploy: \"${NOPE}\" } }\n"
+                + REDIS,
             Map.of("T", TOKEN));
     assertThat(config.admin())
         .isEqualTo(new AdminSettings("/_sluice", AdminSettings.LOOPBACK, TOKEN, NO_PROXY));
@@ -210,5 +213,41 @@ class AdminReaderTest {
         .singleElement()
         .asString()
         .contains("admin.write_token: names must be 1 to 64 of A-Z a-z 0-9 _ . -, got \"a b\"");
+  }
+
+  /**
+   * Issue 28: a write token on a file without rules_from: redis made every write a 409, while the
+   * log said "rules written by [write_token]".
+   */
+  @Test
+  void aWriteTokenWithoutRulesFromRedisIsWarnedAbout() throws Exception {
+    Map<String, String> env = Map.of("T", TOKEN, "W", "wtok-abcdefghijklmnop");
+    String admin = "admin: { token: \"${T}\", write_token: \"${W}\" }\n";
+    Config local = ConfigParser.parse(FILE, "rules: []\n" + admin, env);
+    assertThat(local.warnings())
+        .singleElement()
+        .asString()
+        .startsWith(FILE + ":2:")
+        .contains("admin.write_token: writes need rules_from: redis: the rules come from this file")
+        .contains("every write is refused (409)");
+    assertThat(ConfigParser.parse(FILE, "rules: []\n" + admin + REDIS, env).warnings()).isEmpty();
+  }
+
+  /** Issue 28: check now warns about tokens written in the file itself. */
+  @Test
+  void aTokenWrittenInTheFileIsWarnedAbout() throws Exception {
+    Config config =
+        ConfigParser.parse(
+            FILE,
+            "rules: []\nadmin: { token: " + TOKEN + ", write_token: wtok-abcdefghijklmnop }\n"
+                + REDIS,
+            Map.of());
+    assertThat(config.warnings())
+        .extracting(ConfigError::toString)
+        .hasSize(2)
+        .allSatisfy(w -> assertThat(w).contains("is written in the file itself"))
+        .anySatisfy(w -> assertThat(w).contains("admin.token: "))
+        .anySatisfy(w -> assertThat(w).contains("admin.write_token: "));
+    assertThat(config.warnings().toString()).doesNotContain(TOKEN);
   }
 }

@@ -145,7 +145,7 @@ class CheckTest {
               - { id: a, match: { path: /a }, key: ip, limit: 5, window: 1m, tiers: { gold: 50 } }
             """);
     assertThat(run(file.toString())).isZero();
-    assertThat(out()).startsWith("OK " + file + ": 1 rules");
+    assertThat(out()).startsWith("OK " + file + ": 1 rule, ");
     assertThat(err())
         .startsWith("warning: " + file + ":2:81: rules[0] (a).tiers.gold: no request is ever given")
         .endsWith("; this limit never applies\n");
@@ -202,7 +202,7 @@ class CheckTest {
               - { id: a, match: { path: /a }, key: ip, limit: 5, window: 1m }
             """);
     assertThat(run(file.toString())).isZero();
-    assertThat(out()).contains(": 1 rules, ").contains("disabled (enabled: false)");
+    assertThat(out()).contains(": 1 rule, ").contains("disabled (enabled: false)");
   }
 
   @Test

@@ -96,6 +96,22 @@ class ConfigParserTest {
           shadow: false
       """;
 
+  /** Issue 28: 12,444 rules in under a megabyte were valid and took the heap. */
+  @Test
+  void aFileHasAtMostAThousandRules() {
+    StringBuilder rules = new StringBuilder("rules:\n");
+    for (int i = 0; i < ConfigParser.MAX_RULES; i++) {
+      rules.append("- { id: r").append(i).append(", match: { path: /a }, key: ip, limit: 1,");
+      rules.append(" window: 1s }\n");
+    }
+    assertThat(parse(rules.toString()).rules().rules()).hasSize(1_000);
+    rules.append("- { id: one-more, match: { path: /a }, key: ip, limit: 1, window: 1s }\n");
+    ConfigError error = onlyError(rules.toString());
+    assertThat(error.line()).isEqualTo(2);
+    assertThat(error.field()).isEqualTo("rules");
+    assertThat(error.message()).isEqualTo("at most 1000 rules, got 1001; none of them was read");
+  }
+
   @Test
   void fullConfigParsesEveryField() {
     Config config = parse(FULL);

@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.LogCapture;
-import dev.sluice.algo.Algorithm;
 import dev.sluice.core.RequestView;
 import dev.sluice.core.TestRequest;
 import dev.sluice.metrics.ConfigStatus;
-import dev.sluice.store.Counters;
+import dev.sluice.store.ForwardingStore;
 import dev.sluice.store.ManualClock;
-import dev.sluice.store.Permit;
 import dev.sluice.store.RulesInForce;
 import dev.sluice.store.Store;
 import java.io.RandomAccessFile;
@@ -19,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -465,6 +462,23 @@ class LiveLimiterTest {
 
   @Test
   void aFileThatFailsToApplyIsTriedAgainAtTheNextReload() throws Exception {
+    failsToApplyThenApplies(1, new IllegalStateException("no store today"));
+  }
+
+  /**
+   * Issue 28: an OutOfMemoryError while rules were allocated left them as if in force, the status
+   * "unchanged" with no problem, while the old rules were.
+   */
+  @Test
+  void aFileThatRunsOutOfMemoryAsItIsAppliedIsRejectedWithItsProblem() throws Exception {
+    failsToApplyThenApplies(2, new OutOfMemoryError("Java heap space"));
+  }
+
+  /**
+   * A change whose store throws {@code thrown} as it opens at {@code failures} reloads in a row:
+   * each is rejected with the problem while the rules in force stay, and the next applies it.
+   */
+  private void failsToApplyThenApplies(int failures, Throwable thrown) throws Exception {
     AtomicInteger opens = new AtomicInteger();
     Path file = writeFile("store: { max_keys: 1000 }\n" + rules("2"));
     try (LiveLimiter live =
@@ -472,17 +486,25 @@ class LiveLimiterTest {
             ConfigSource.of(file.toString(), null),
             clock,
             settings -> {
-              if (opens.incrementAndGet() == 2) {
-                throw new IllegalStateException("no store today");
+              int open = opens.incrementAndGet();
+              if (open > 1 && open <= 1 + failures) {
+                if (thrown instanceof Error) {
+                  throw (Error) thrown;
+                }
+                throw (RuntimeException) thrown;
               }
               return settings.open(clock);
             })) {
       String version = live.metrics().config().version();
       writeFile("store: { max_keys: 500 }\n" + rules("1"));
-      assertThat(live.reload()).isFalse();
-      assertThat(live.metrics().config().lastReload()).isEqualTo(ConfigStatus.Reload.REJECTED);
-      assertThat(live.metrics().config().problem()).contains("no store today");
-      assertThat(live.metrics().config().version()).isEqualTo(version);
+      for (int poll = 0; poll < failures; poll++) {
+        assertThat(live.reload()).isFalse();
+        assertThat(live.metrics().config().lastReload()).isEqualTo(ConfigStatus.Reload.REJECTED);
+        assertThat(live.metrics().config().problem())
+            .startsWith("Sluice could not apply ")
+            .contains(thrown.toString());
+        assertThat(live.metrics().config().version()).isEqualTo(version);
+      }
       assertThat(admitted(live, 3)).as("the rules in force stay").isEqualTo(2);
 
       assertThat(live.reload()).as("tried again").isTrue();
@@ -493,40 +515,15 @@ class LiveLimiterTest {
 
   /** A store as {@code settings} say, that adds their description to {@code closed} on close. */
   private Store notingClose(StoreSettings settings, List<String> closed) {
-    Store store = settings.open(clock);
-    return new Store() {
-      @Override
-      public Counters counters(String ruleId, Algorithm algorithm, long windowMicros) {
-        return store.counters(ruleId, algorithm, windowMicros);
-      }
-
-      @Override
-      public void acquire(List<Permit> permits) {
-        store.acquire(permits);
-      }
-
-      @Override
-      public void refund(List<Permit> permits) {
-        store.refund(permits);
-      }
-
-      @Override
-      public void peek(List<Permit> permits) {
-        store.peek(permits);
-      }
-
-      @Override
-      public void retainOnly(Collection<? extends Counters> live) {
-        store.retainOnly(live);
-      }
-
+    return new ForwardingStore(settings.open(clock)) {
       @Override
       public void close() {
         closed.add(settings.toString());
-        store.close();
+        super.close();
       }
     };
   }
+
 
   /**
    * Without a file at start-up the default store is in use; the first file that names another one

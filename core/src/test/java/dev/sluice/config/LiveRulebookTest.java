@@ -59,4 +59,23 @@ class LiveRulebookTest {
       assertThat(LiveRulebook.numberOf(other)).as(other).isEqualTo(-1);
     }
   }
+
+  /**
+   * Issue 28: the read token read the write token and the Redis password, the local file verbatim.
+   */
+  @Test
+  void aReaderGetsNoneOfTheSectionsThatHoldTheJvmsCredentials() throws Exception {
+    String admin =
+        "admin:\n  token: tok-abcdefghijklmnop\n  write_token: wtok-abcdefghijklmnop\n"
+            + "store: { type: memory, max_keys: 100 }\n";
+    Path file = Files.writeString(dir.resolve("ratelimit.yaml"), admin + FILE);
+    try (LiveLimiter live = LiveLimiter.manual(ConfigSource.of(file.toString(), null), clock)) {
+      Reply read = new LiveRulebook(live).read();
+      assertThat(read.status()).isEqualTo(200);
+      assertThat(read.body()).isEqualTo(FILE);
+      assertThat(read.etag())
+          .as("still the file's version")
+          .isEqualTo("\"" + RulesVersion.of(Files.readAllBytes(file)) + "\"");
+    }
+  }
 }

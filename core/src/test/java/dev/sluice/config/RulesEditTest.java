@@ -24,6 +24,12 @@ class RulesEditTest {
           + "    window: 1m\n";
 
   static RulesWrite write(RulesWrite.Kind kind, String id, String body) throws Exception {
+    return write(kind, id, body, "\"v1\"");
+  }
+
+  /** A write of {@code kind} by deploy, based on the version {@code ifMatch} names. */
+  static RulesWrite write(RulesWrite.Kind kind, String id, String body, String ifMatch)
+      throws Exception {
     Constructor<RulesWrite> make =
         RulesWrite.class.getDeclaredConstructor(
             RulesWrite.Kind.class,
@@ -35,7 +41,7 @@ class RulesEditTest {
             String.class);
     make.setAccessible(true);
     return make.newInstance(
-        kind, id, body.getBytes(StandardCharsets.UTF_8), "\"v1\"", "deploy", "10.0.0.1", "");
+        kind, id, body.getBytes(StandardCharsets.UTF_8), ifMatch, "deploy", "10.0.0.1", "");
   }
 
   private static String apply(RulesWrite.Kind kind, String id, String body) throws Exception {
@@ -122,5 +128,68 @@ class RulesEditTest {
                 null,
                 "{ id: a, match: { path: /a }, key: ip, limit: 1, window: 1s }"));
     assertThat(parse(new String(out, StandardCharsets.UTF_8)).rules().rules()).hasSize(1);
+  }
+
+  /**
+   * Issue 28: a rule replaced through the API came back in flow style, its quotes the body's, and
+   * the list's items moved to the key's column.
+   */
+  @Test
+  void aReplacedRuleIsWrittenAsTheOneItReplacesInTheDocumentsIndentation() throws Exception {
+    String edited =
+        apply(
+            RulesWrite.Kind.UPDATE,
+            "api",
+            "{\"id\": \"api\", \"match\": {\"path\": \"/api/**\"}, \"key\": \"ip\","
+                + " \"limit\": 50, \"window\": \"1m\"}");
+    assertThat(edited)
+        .contains(
+            "rules:\n"
+                + "  - {id: login, match: {path: /login, methods: [POST]}, key: ip, limit: 5,"
+                + " window: 1m}\n"
+                + "  - id: api\n"
+                + "    match: {path: \"/api/**\"}\n"
+                + "    key: ip\n"
+                + "    limit: 50\n"
+                + "    window: 1m\n");
+    String added =
+        apply(
+            RulesWrite.Kind.ADD,
+            null,
+            "{\"id\": \"s\", \"match\": {\"path\": \"/s\"}, \"key\": \"ip\", \"limit\": \"7\","
+                + " \"window\": \"1s\"}");
+    assertThat(added)
+        .as("like the rule before it, its path quoted too; \"7\" stays quoted, a string")
+        .endsWith(
+            "  - id: s\n"
+                + "    match: {path: \"/s\"}\n"
+                + "    key: ip\n"
+                + "    limit: \"7\"\n"
+                + "    window: 1s\n");
+  }
+
+  /**
+   * Issue 28: SnakeYAML's comment handling throws on some valid documents (a comment right after
+   * the [ of a flow list); such a document was refused (400, or 503 for a ClassCastException).
+   */
+  @Test
+  void aDocumentWhoseCommentsSnakeYamlCannotReadIsEditedWithoutThem() throws Exception {
+    for (String doc :
+        new String[] {
+          "rules: [ # the list\n  { id: a, match: { path: /a }, key: ip, limit: 1, window: 1s } ]\n",
+          "rules:\n  - id: a\n    match: { # where\n      path: /a }\n    key: ip\n    limit: 1\n"
+              + "    window: 1s\n"
+        }) {
+      byte[] out =
+          RulesEdit.apply(
+              doc.getBytes(StandardCharsets.UTF_8),
+              write(
+                  RulesWrite.Kind.ADD,
+                  null,
+                  "{ id: b, match: { path: /b }, key: ip, limit: 1, window: 1s }"));
+      assertThat(parse(new String(out, StandardCharsets.UTF_8)).rules().rules())
+          .extracting(r -> r.id())
+          .containsExactly("a", "b");
+    }
   }
 }

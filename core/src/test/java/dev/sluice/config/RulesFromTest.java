@@ -90,12 +90,26 @@ class RulesFromTest {
             parse("store: { type: memory }\n" + proxies + admin + RULES)
                 .localSectionsDifferingFrom(local))
         .isEqualTo("store or fleet sections");
-    assertThat(parse(admin + RULES).localSectionsDifferingFrom(local))
-        .as("trusting no proxy is a client_ip of its own")
+    assertThat(parse("client_ip: { trusted_proxies: [10.0.0.0/8] }\n" + admin + RULES)
+            .localSectionsDifferingFrom(local))
         .isEqualTo("client_ip sections");
-    assertThat(parse(proxies + RULES).localSectionsDifferingFrom(local))
-        .as("no endpoint")
+    assertThat(parse(proxies + "admin: { token: other-token-0123456789 }\n" + RULES)
+            .localSectionsDifferingFrom(local))
         .isEqualTo("admin sections");
+  }
+
+  /**
+   * Issue 28: every published version without an admin section logged that it had admin sections
+   * other than the local file's.
+   */
+  @Test
+  void aSectionThePublishedFileLeavesOutDiffersFromNothing() {
+    String admin = "admin: { token: tok-abcdefghijklmnop }\n";
+    String proxies = "client_ip: { trusted_proxies: [10.0.0.0/24] }\n";
+    Config local = parse("rules_from: redis\n" + REDIS + proxies + admin + "rules: []\n");
+    assertThat(parse(RULES).localSectionsDifferingFrom(local)).isNull();
+    assertThat(parse(proxies + RULES).localSectionsDifferingFrom(local)).isNull();
+    assertThat(parse(admin + RULES).localSectionsDifferingFrom(local)).isNull();
   }
 
   @Test

@@ -6,7 +6,6 @@ import dev.sluice.config.StoreSettings;
 import dev.sluice.store.redis.PublishedRules;
 import dev.sluice.store.redis.RedisSettings;
 import dev.sluice.support.CommandLine;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Collections;
@@ -24,13 +23,6 @@ final class Target {
 
   /** The most a command waits for Redis: far longer than a decision may, as nobody waits on it. */
   static final int TIMEOUT_MILLIS = 5_000;
-
-  private static final PrintStream NOWHERE =
-      new PrintStream(
-          new OutputStream() {
-            @Override
-            public void write(int b) {}
-          });
 
   private final StoreSettings store;
   private final String localFile;
@@ -71,7 +63,7 @@ final class Target {
           "--key-prefix goes with --redis or --cluster: --config "
               + "takes the key_prefix of its file");
     }
-    Config config = Check.file(command, file, NOWHERE, err).config();
+    Config config = Check.forItsStore(command, file, err).config();
     if (config == null || config.store().redis() == null) {
       err.println(
           command

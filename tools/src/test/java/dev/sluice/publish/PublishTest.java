@@ -97,7 +97,7 @@ class PublishTest {
     String redis = nowhere();
     assertThat(run("push", file.toString(), "--redis", redis)).isEqualTo(3);
     assertThat(out.toString(StandardCharsets.UTF_8))
-        .startsWith("OK " + file + ": 1 rules (a JVM that follows them keeps its own local store")
+        .startsWith("OK " + file + ": 1 rule (a JVM that follows them keeps its own local store")
         .doesNotContain("store memory");
     assertThat(err()).startsWith("sluice push: cannot use redis " + redis.substring(8) + ": ");
   }
@@ -129,5 +129,19 @@ class PublishTest {
                 + file
                 + " has client_ip and admin sections: JVMs that take their rules from Redis"
                 + " (rules_from: redis) do not apply them, they keep their own local file's\n");
+  }
+
+  /** Issue 27: history --config warned about an unset SLUICE_ADMIN_TOKEN, which it never uses. */
+  @Test
+  void theConfigFileIsReadForItsStoreWithoutWarningsAboutWhatIsNotUsed() throws Exception {
+    Path local =
+        write(
+            "local.yaml",
+            "rules_from: redis\nstore: { type: redis, redis: { url: "
+                + nowhere()
+                + " } }\nadmin: { token: \"${SLUICE_R28_NEVER_SET_TOKEN}\" }\n"
+                + VALID);
+    assertThat(run("history", "--config", local.toString())).isEqualTo(3);
+    assertThat(err()).doesNotContain("warning", "SLUICE_R28_NEVER_SET_TOKEN");
   }
 }

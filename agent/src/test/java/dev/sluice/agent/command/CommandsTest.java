@@ -55,7 +55,7 @@ class CommandsTest {
     Path file =
         write("rules:\n  - { id: a, match: { path: /a }, key: ip, limit: 5, window: 1m }\n");
     assertThat(run("check", file.toString())).isZero();
-    assertThat(out()).startsWith("OK " + file + ": 1 rules, store memory");
+    assertThat(out()).startsWith("OK " + file + ": 1 rule, store memory");
     assertThat(err()).isEmpty();
   }
 

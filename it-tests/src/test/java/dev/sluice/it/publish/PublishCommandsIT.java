@@ -69,7 +69,7 @@ class PublishCommandsIT {
       Ran pushed = sluice("push", "first.yaml", "--redis", url, "--message", "first limits");
       assertThat(pushed.code()).isZero();
       assertThat(pushed.output())
-          .contains("OK first.yaml: 1 rules")
+          .contains("OK first.yaml: 1 rule ")
           .contains(
               "Published first.yaml as version 1 (rules version "
                   + version(first)
@@ -99,7 +99,7 @@ class PublishCommandsIT {
       Ran rolledBack = sluice("rollback", "1", "--redis", url, "--message", "too high");
       assertThat(rolledBack.code()).isZero();
       assertThat(rolledBack.output())
-          .contains("OK version 1: 1 rules")
+          .contains("OK version 1: 1 rule ")
           .contains("Published version 1 as version 3 (rules version " + version(first) + ")");
       assertThat(sluice("rollback", "42", "--redis", url).output())
           .contains("keeps no version 42 (it keeps the last 50; history lists them)");
