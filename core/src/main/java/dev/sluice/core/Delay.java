@@ -9,6 +9,12 @@ public final class Delay {
   /** Requests of one rule waiting at once in one JVM when {@code max_waiting} is not given. */
   public static final int DEFAULT_MAX_WAITING = 100;
 
+  /**
+   * The longest {@code max_wait} a file may give: a minute. A request held longer is never what a
+   * client wants, and it holds a place (or a server thread) all that time.
+   */
+  public static final long MAX_WAIT_MICROS = 60_000_000L;
+
   private final long maxWaitMicros;
   private final long immediate;
   private final int maxWaiting;
