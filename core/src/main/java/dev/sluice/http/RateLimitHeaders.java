@@ -20,6 +20,9 @@ public final class RateLimitHeaders {
   /** How long a delayed request waited for its slot, in milliseconds, in either style. */
   public static final String DELAY = "X-RateLimit-Delay-Ms";
 
+  /** The places left in the queue of the deciding rule's delay, in either style. */
+  public static final String QUEUE = "X-RateLimit-Queue";
+
   private RateLimitHeaders() {}
 
   static void write(Decision decision, Exchange exchange, Clock clock) {
@@ -36,6 +39,10 @@ public final class RateLimitHeaders {
         reset += Decision.seconds(clock.micros());
       }
       exchange.setHeader(RESET, Long.toString(reset));
+    }
+    long queue = decision.queueRemaining();
+    if (queue >= 0) {
+      exchange.setHeader(QUEUE, Long.toString(queue));
     }
     if (!decision.allowed()) {
       exchange.setHeader(RETRY_AFTER, Long.toString(decision.retryAfterSeconds()));

@@ -203,6 +203,37 @@ class DelayTest {
     }
   }
 
+  /**
+   * At 5/s with max_wait 2s, the bucket after one request holds ten places in the queue and none
+   * that pass at once: Remaining never says more than Limit, the queue has a field of its own.
+   */
+  @Test
+  void remainingCountsWhatPassesAtOnceAndTheQueueItsPlacesInAFieldOfItsOwn() throws Exception {
+    Enforcer enforcer = enforcer("", "{ max_wait: 2s }");
+    FakeExchange first = pay();
+    enforcer.admit(first);
+    assertThat(first.headers)
+        .containsEntry("X-RateLimit-Limit", "5")
+        .containsEntry("X-RateLimit-Remaining", "0")
+        .containsEntry(RateLimitHeaders.QUEUE, "10");
+    clock.advance(3 * SECOND);
+
+    enforcer = enforcer("", "{ max_wait: 2s, immediate: 7 }");
+    FakeExchange roomy = pay();
+    enforcer.admit(roomy);
+    assertThat(roomy.headers)
+        .as("seven more would pass at once, but Remaining says no more than Limit")
+        .containsEntry("X-RateLimit-Limit", "5")
+        .containsEntry("X-RateLimit-Remaining", "5")
+        .containsEntry(RateLimitHeaders.QUEUE, "10");
+
+    Enforcer ietf = enforcer("response: { headers: ietf }\n", "{ max_wait: 2s }");
+    FakeExchange drafted = pay();
+    ietf.admit(drafted);
+    assertThat(drafted.headers.get("RateLimit")).contains(";r=0;");
+    assertThat(drafted.headers).containsEntry(RateLimitHeaders.QUEUE, "10");
+  }
+
   /** The gauge of requests waiting now, read while a request waits and after it stopped. */
   private List<String> waitingWhileAndAfter(Enforcer enforcer, WaitingRoom.Sleeper during)
       throws Exception {
