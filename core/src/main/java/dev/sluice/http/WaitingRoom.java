@@ -52,6 +52,15 @@ final class WaitingRoom {
    * served, or the denial it becomes when it found no place to wait or its wait was interrupted.
    */
   Decision hold(Decision decision, Limiter limiter) {
+    return hold(decision, limiter, Held.NOTHING);
+  }
+
+  /**
+   * {@link #hold(Decision, Limiter)} for a request that {@code held} at entry already: the wait it
+   * spent there counts against its one wait budget, so a request whose slot is further away than
+   * what is left of it is turned away.
+   */
+  Decision hold(Decision decision, Limiter limiter, Held held) {
     Rules now = limiter.rules();
     if (now != tidied) {
       tidy(now);
@@ -62,6 +71,9 @@ final class WaitingRoom {
     }
     long wait = decision.waitMicros();
     Rule rule = decision.rules().rules().get(delaying);
+    if (wait > held.budgetLeft(rule.delay().maxWaitMicros())) {
+      return limiter.turnAway(decision, delaying, wait); // the entry spent the budget
+    }
     Places own = places(rule.id(), rule.delay().maxWaiting());
     if (inJvm.incrementAndGet() > decision.rules().maxWaiting()) {
       inJvm.decrementAndGet();

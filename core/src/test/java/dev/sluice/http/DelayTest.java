@@ -142,6 +142,31 @@ class DelayTest {
     assertThat(waits).as("the interrupted request's slot was given back").containsExactly(200 * MS);
   }
 
+  /** By counters, not by the rules object: a reload that keeps the rule keeps what it refunds. */
+  @Test
+  void aSlotIsGivenBackAfterAReloadThatKeepsItsRule() throws Exception {
+    Enforcer enforcer = enforcer("", "{ max_wait: 2s }");
+    assertThat(enforcer.admit(pay())).isTrue();
+    dev.sluice.core.Rules reloaded =
+        ConfigParser.parse(
+                "test.yaml",
+                "rules:\n  - { id: pay, match: { path: /pay }, key: ip, limit: 5, window: 1s,"
+                    + " algorithm: token_bucket, delay: { max_wait: 2s } }\n"
+                    + "  - { id: other, match: { path: /other }, key: ip, limit: 5, window: 1s }\n")
+            .rules();
+    sleeper =
+        micros -> {
+          sleeper = waits::add;
+          limiter.apply(reloaded);
+          throw new InterruptedException();
+        };
+    assertThat(enforcer.admit(pay())).isFalse();
+    assertThat(Thread.interrupted()).isTrue();
+    assertThat(enforcer.admit(pay())).isTrue();
+    assertThat(waits).as("the interrupted request's slot was given back").containsExactly(200 * MS);
+    assertThat(metrics.rule("pay").denied()).as("counted as the rule's denial").isEqualTo(1);
+  }
+
   @Test
   void immediateLetsTheFirstExcessRequestsPassAtOnce() throws Exception {
     Enforcer enforcer = enforcer("", "{ max_wait: 1s, immediate: 2 }");
