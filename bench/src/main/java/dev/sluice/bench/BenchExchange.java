@@ -33,6 +33,14 @@ final class BenchExchange implements Exchange {
   }
 
   @Override
+  public Object attribute(String name) {
+    return null; // the bench delays nothing: no wait to carry from one phase to the next
+  }
+
+  @Override
+  public void setAttribute(String name, Object value) {}
+
+  @Override
   public boolean markDecided(String attribute) {
     boolean first = attribute.equals(DECIDED_ATTRIBUTE) ? !decided : !decidedAfterLogin;
     if (attribute.equals(DECIDED_ATTRIBUTE)) {

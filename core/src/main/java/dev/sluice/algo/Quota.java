@@ -121,6 +121,34 @@ public final class Quota {
   }
 
   /**
+   * Of what {@code v} says remains, the requests of cost 1 that would pass at once: with a delay,
+   * its places in the queue are not counted (they wait), and never more than the limit, which a
+   * client reads beside it. Without a delay, {@code v}'s remaining as it is.
+   */
+  public long promptRemaining(Verdict v) {
+    if (!isDelayed()) {
+      return v.remaining;
+    }
+    return Math.min(Math.min(promptLeft(v), v.remaining), limit);
+  }
+
+  /**
+   * With a delay, the places left in its queue by {@code v}: requests of cost 1 that would wait for
+   * a slot now, beyond those that pass at once. 0 without a delay.
+   */
+  public long queueRemaining(Verdict v) {
+    if (!isDelayed()) {
+      return 0;
+    }
+    return Math.max(0, v.remaining - promptLeft(v));
+  }
+
+  /** Requests of cost 1 that fit the prompt part of the bucket as {@code v} left it. */
+  private long promptLeft(Verdict v) {
+    return v.resetMicros >= promptMicros ? 0 : (promptMicros - v.resetMicros) / emissionMicros;
+  }
+
+  /**
    * Returns the quota of {@code limit} permits per {@code windowMicros} with a bucket of {@code
    * burst}.
    *

@@ -23,6 +23,15 @@ public final class Verdict {
     this.retryAfterMicros = allowed ? 0 : Math.max(1, retryAfterMicros);
   }
 
+  /**
+   * Records a take allowed earlier that left {@code first} as its state's first number (a bucket's
+   * TAT): all a refund of it reads.
+   */
+  public void took(long first) {
+    allowed = true;
+    nextFirst = first;
+  }
+
   void next(long first, long second) {
     nextFirst = first;
     nextSecond = second;

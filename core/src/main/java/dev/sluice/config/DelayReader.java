@@ -24,6 +24,14 @@ final class DelayReader {
     Long immediate = f.countFromZero("immediate");
     Long maxWaiting = f.positive("max_waiting");
     f.finish("max_wait", "immediate", "max_waiting");
+    if (maxWait != null && maxWait > Delay.MAX_WAIT_MICROS) {
+      problems.at(
+          f.where("max_wait"),
+          f.pathOf("max_wait"),
+          "must be at most 60s: a request waits holding a server thread, or a place among the"
+              + " few that may wait; deny it sooner (a Retry-After tells the client when)");
+      maxWait = null;
+    }
     boolean valid = maxWait != null;
     if (maxWait == null && f.where("max_wait") == f.node()) {
       problems.at(f.node(), f.pathOf("max_wait"), "missing: how long a request may wait, as 2s");

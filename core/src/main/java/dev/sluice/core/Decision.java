@@ -93,8 +93,9 @@ public final class Decision {
     return p.verdict().retryAfterMicros();
   }
 
+  /** What the client may still send at once: a delay's places in the queue are told apart. */
   private static long remaining(Permit p) {
-    return p.verdict().remaining();
+    return p.decidedUnder().promptRemaining(p.verdict());
   }
 
   /**
@@ -207,6 +208,18 @@ public final class Decision {
 
   public long remaining() {
     return deciding < 0 ? 0 : remaining(permits[deciding]);
+  }
+
+  /**
+   * The places left in the deciding rule's queue (its {@code delay}): requests that would wait for a
+   * slot now, beyond {@link #remaining}; -1 when that rule has no delay.
+   */
+  public long queueRemaining() {
+    if (deciding < 0 || !permits[deciding].decidedUnder().isDelayed()) {
+      return -1;
+    }
+    Permit p = permits[deciding];
+    return p.decidedUnder().queueRemaining(p.verdict());
   }
 
   /**

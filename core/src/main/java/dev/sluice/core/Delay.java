@@ -6,8 +6,17 @@ package dev.sluice.core;
  * the rule's quotas ({@link dev.sluice.algo.Quota#delayed}); this says how many may wait at once.
  */
 public final class Delay {
-  /** Requests of one rule waiting at once in one JVM when {@code max_waiting} is not given. */
-  public static final int DEFAULT_MAX_WAITING = 100;
+  /**
+   * Requests of one rule waiting at once when {@code max_waiting} is not given: as many as the
+   * file's default for all rules ({@link Rules#DEFAULT_MAX_WAITING}).
+   */
+  public static final int DEFAULT_MAX_WAITING = Rules.DEFAULT_MAX_WAITING;
+
+  /**
+   * The longest {@code max_wait} a file may give: a minute. A request held longer is never what a
+   * client wants, and it holds a place (or a server thread) all that time.
+   */
+  public static final long MAX_WAIT_MICROS = 60_000_000L;
 
   private final long maxWaitMicros;
   private final long immediate;

@@ -160,22 +160,46 @@ public final class Limiter {
   /**
    * Denies the allowed {@code decision} after all, by its rule {@code i}, retry after {@code
    * retryAfterMicros}: a delayed request that will not wait for its slot. Gives back what it took,
-   * as far as not refilled, and counts it as that rule's denial. Only while the rules it was
-   * decided by are still in force: a reload or a store switch since has bound other counters,
-   * perhaps in another store, and the takes stand.
+   * as far as not refilled, and counts it as that rule's denial, in every counter still bound to a
+   * rule in force (see {@link #giveBack(Decision)}).
    */
   public Decision turnAway(Decision decision, int i, long retryAfterMicros) {
     Bound b = bound;
-    if (b.rules == decision.rules()) {
-      b.store.refund(decision.taken());
-      for (int r = 0; b.counted != null && r < b.counted.length; r++) {
-        Permit p = decision.permit(r);
-        if (p != null && !b.rules.rules().get(r).shadow()) {
-          b.counted[r].countTurnedAway(r == i ? p.identity() : null);
-        }
+    Permit turned = decision.permit(i);
+    for (Permit p : giveBack(b, decision)) {
+      int r = b.indexOf(p.counters());
+      if (b.counted != null) {
+        b.counted[r].countTurnedAway(p == turned ? p.identity() : null);
       }
     }
     return decision.turnedAway(i, retryAfterMicros);
+  }
+
+  /**
+   * Gives back what the allowed {@code decision}'s enforcing rules took, as far as not refilled: a
+   * request held at entry that its rules after login deny. See {@link #turnAway}.
+   */
+  public void giveBack(Decision decision) {
+    giveBack(bound, decision);
+  }
+
+  /**
+   * Refunds the takes of {@code decision} whose counters {@code b} still binds, and returns them.
+   * By counters, not by rules: a reload that keeps a rule keeps its counters, and its takes are
+   * given back; a rule changed or dropped since, or a store switched, has other counters, and what
+   * was taken from the old ones stands.
+   */
+  private static List<Permit> giveBack(Bound b, Decision decision) {
+    List<Permit> bound = new ArrayList<>();
+    for (Permit p : decision.taken()) {
+      if (b.indexOf(p.counters()) >= 0) {
+        bound.add(p);
+      }
+    }
+    if (!bound.isEmpty()) {
+      b.store.refund(bound);
+    }
+    return bound;
   }
 
   /**
@@ -242,6 +266,16 @@ public final class Limiter {
       this.store = store;
       this.counters = counters;
       this.counted = counted;
+    }
+
+    /** The index of the rule bound to {@code c}, or -1 when no rule in force counts in it. */
+    int indexOf(Counters c) {
+      for (int i = 0; i < counters.length; i++) {
+        if (counters[i] == c) {
+          return i;
+        }
+      }
+      return -1;
     }
   }
 }

@@ -27,9 +27,11 @@ public final class Rules {
   private final int maxWaiting;
 
   /**
-   * Requests of all rules that may wait for their slot at once in one JVM, unless the file says.
+   * Requests of all rules that may wait for their slot at once in one JVM, unless the file says: a
+   * quarter of the smallest pool of server threads in common use (Undertow's 16 workers on two
+   * cores), since a request that waits on its own thread holds one of them.
    */
-  public static final int DEFAULT_MAX_WAITING = 200;
+  public static final int DEFAULT_MAX_WAITING = 4;
 
   /** Rules answering with the default {@link Responses}. */
   public Rules(
@@ -100,7 +102,8 @@ public final class Rules {
   }
 
   /**
-   * Requests of all rules with a {@link Delay} that may wait for their slot at once in one JVM;
+   * Requests of all rules with a {@link Delay} that may wait for their slot at once in one JVM,
+   * with those of every other copy of Sluice in it (the agent's, other applications' Filters);
    * beyond them, a request that would wait is denied at once.
    */
   public int maxWaiting() {

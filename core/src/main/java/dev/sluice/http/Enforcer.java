@@ -84,7 +84,7 @@ public final class Enforcer {
       if (phase != Phase.AFTER_LOGIN && admin.answered(exchange)) {
         return false;
       }
-      decision = waitingRoom.hold(limiter.decide(exchange, phase), limiter);
+      decision = decideAndHold(exchange, phase);
     } catch (RuntimeException e) {
       String request = exchange.method() + " " + exchange.path();
       failures.log("Sluice could not decide " + request + "; letting it through", e);
@@ -111,6 +111,28 @@ public final class Enforcer {
     CorsHeaders.write(rules.cors(), rules.responses().headers(), exchange);
     Rejection.write(decision, exchange);
     return false;
+  }
+
+  /**
+   * Decides the rules of {@code phase} and holds the request until its slot. A request has one wait
+   * budget and one outcome whatever its phases: a request held at entry carries what it holds to
+   * the decision after login ({@link Held}), which gives its entry's takes back when it denies.
+   */
+  private Decision decideAndHold(Exchange exchange, Phase phase) {
+    Held held = phase == Phase.AFTER_LOGIN ? Held.of(exchange) : Held.NOTHING;
+    Decision decision = waitingRoom.hold(limiter.decide(exchange, phase), limiter, held);
+    if (held.decision != null) {
+      exchange.setAttribute(Held.ATTRIBUTE, null);
+      if (!decision.allowed()) {
+        limiter.giveBack(held.decision);
+      }
+    } else if (phase == Phase.ENTRY
+        && decision.allowed()
+        && decision.delaying() >= 0
+        && limiter.rules().keyedByUser()) {
+      exchange.setAttribute(Held.ATTRIBUTE, Held.after(decision));
+    }
+    return decision;
   }
 
   /** A listener that fails costs its report, never the request. */

@@ -41,7 +41,19 @@ public interface Exchange extends RequestView {
    * already (a forward, include, error page or async re-dispatch of a request that was counted once
    * already).
    */
-  boolean markDecided(String attribute);
+  default boolean markDecided(String attribute) {
+    if (attribute(attribute) != null) {
+      return false;
+    }
+    setAttribute(attribute, Boolean.TRUE);
+    return true;
+  }
+
+  /** The request attribute {@code name}, or null when it is not set. */
+  Object attribute(String name);
+
+  /** Sets the request attribute {@code name} to {@code value}; null removes it. */
+  void setAttribute(String name, Object value);
 
   /** The query string as sent, not decoded, without the {@code ?}; null when there is none. */
   String queryString();

@@ -26,6 +26,9 @@ public final class RateLimitHeaders {
   /** How long a delayed request waited for its slot, in milliseconds, in either style. */
   public static final String DELAY = "X-RateLimit-Delay-Ms";
 
+  /** The places left in the queue of the deciding rule's delay, in either style. */
+  public static final String QUEUE = "X-RateLimit-Queue";
+
   private RateLimitHeaders() {}
 
   static void write(Decision decision, Exchange exchange, Clock clock) {
@@ -43,6 +46,10 @@ public final class RateLimitHeaders {
       }
       exchange.setHeader(RESET, Long.toString(reset));
       exchange.setHeader(RULE, responses.nameOf(decision.rule()));
+    }
+    long queue = decision.queueRemaining();
+    if (queue >= 0) {
+      exchange.setHeader(QUEUE, Long.toString(queue));
     }
     if (!decision.allowed()) {
       exchange.setHeader(RETRY_AFTER, Long.toString(decision.retryAfterSeconds()));

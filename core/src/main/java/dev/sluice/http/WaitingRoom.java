@@ -12,13 +12,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Where a request of a rule with a {@code delay} waits for its slot, on the request's own thread:
  * the slot is reserved already (the store took it as a permit), so waiting is only sleeping until
- * it comes. Waiting holds a server thread, so at most {@code delay.max_waiting} requests of a rule,
- * and the file's {@code max_waiting} of all rules, wait at once in this JVM; a request that finds
- * no place is denied at once, its slot given back. So is one whose wait is interrupted.
+ * it comes. Waiting holds a server thread, so at most {@code delay.max_waiting} requests of a rule
+ * wait at once in this room, and the file's {@code max_waiting} of all rules in this JVM, counted
+ * with every other copy of Sluice in it ({@link JvmWaiting}); a request that finds no place is
+ * denied at once, its slot given back. So is one whose wait is interrupted.
  *
  * <p>The places are counted per rule id and size, so a reload that keeps a rule keeps its count of
  * waiting requests; a reload that changes a size starts a fresh count, and for as long as the
@@ -35,6 +37,7 @@ final class WaitingRoom {
   static final Sleeper THREAD = TimeUnit.MICROSECONDS::sleep;
 
   private final ConcurrentMap<String, Places> places = new ConcurrentHashMap<>();
+  private final AtomicInteger inJvm = JvmWaiting.count();
   private final Sleeper sleeper;
 
   /** The rules whose places were last tidied: other rules in force mean a reload since. */
@@ -49,6 +52,15 @@ final class WaitingRoom {
    * served, or the denial it becomes when it found no place to wait or its wait was interrupted.
    */
   Decision hold(Decision decision, Limiter limiter) {
+    return hold(decision, limiter, Held.NOTHING);
+  }
+
+  /**
+   * {@link #hold(Decision, Limiter)} for a request that {@code held} at entry already: the wait it
+   * spent there counts against its one wait budget, so a request whose slot is further away than
+   * what is left of it is turned away.
+   */
+  Decision hold(Decision decision, Limiter limiter, Held held) {
     Rules now = limiter.rules();
     if (now != tidied) {
       tidy(now);
@@ -59,9 +71,12 @@ final class WaitingRoom {
     }
     long wait = decision.waitMicros();
     Rule rule = decision.rules().rules().get(delaying);
-    Places total = places("", decision.rules().maxWaiting());
+    if (wait > held.budgetLeft(rule.delay().maxWaitMicros())) {
+      return limiter.turnAway(decision, delaying, wait); // the entry spent the budget
+    }
     Places own = places(rule.id(), rule.delay().maxWaiting());
-    if (!total.tryAcquire()) {
+    if (inJvm.incrementAndGet() > decision.rules().maxWaiting()) {
+      inJvm.decrementAndGet();
       return limiter.turnAway(decision, delaying, wait); // retry when its slot was due
     }
     try {
@@ -81,7 +96,7 @@ final class WaitingRoom {
         own.release();
       }
     } finally {
-      total.release();
+      inJvm.decrementAndGet();
       if (decision.rules() != tidied) {
         tidy(limiter.rules()); // decided before a reload: its places may be no rule's now
       }
@@ -92,12 +107,9 @@ final class WaitingRoom {
   private void tidy(Rules now) {
     tidied = now;
     Set<String> inForce = new HashSet<>();
-    if (now.delays()) {
-      inForce.add(name("", now.maxWaiting()));
-      for (Rule rule : now.rules()) {
-        if (rule.delay() != null) {
-          inForce.add(name(rule.id(), rule.delay().maxWaiting()));
-        }
+    for (Rule rule : now.rules()) {
+      if (rule.delay() != null) {
+        inForce.add(name(rule.id(), rule.delay().maxWaiting()));
       }
     }
     for (Map.Entry<String, Places> kept : places.entrySet()) {
@@ -108,7 +120,7 @@ final class WaitingRoom {
     }
   }
 
-  /** The places kept, as rule id '/' size ("" for the file's): for tests. */
+  /** The places kept, as rule id '/' size: for tests. */
   Set<String> places() {
     return places.keySet();
   }
@@ -128,7 +140,7 @@ final class WaitingRoom {
     return rule + '/' + size;
   }
 
-  /** The places to wait in for one rule, or for all: all free when nobody waits. */
+  /** The places to wait in for one rule: all free when nobody waits. */
   private static final class Places extends Semaphore {
     private static final long serialVersionUID = 1L;
 

@@ -72,7 +72,7 @@ public final class Jmx implements Closeable {
    * loads through the context class loader, and Sluice's threads have none; the system class loader,
    * which loaded the server's launcher, stands in for that one call.
    */
-  private static MBeanServer platformServer() {
+  public static MBeanServer platformServer() {
     Thread current = Thread.currentThread();
     if (current.getContextClassLoader() != null) {
       return ManagementFactory.getPlatformMBeanServer();

@@ -66,7 +66,8 @@ public final class Permit {
 
   /**
    * What a shared store's server took when it allowed this permit (a bucket's TAT, a window's
-   * index), in the server's time: what {@link Store#refund} gives back. 0 until then.
+   * index), in the server's time, or its local share in this JVM's when {@link #decidedLocally}:
+   * what {@link Store#refund} gives back. 0 until then.
    */
   public long take() {
     return take;

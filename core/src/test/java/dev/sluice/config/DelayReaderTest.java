@@ -84,4 +84,17 @@ class DelayReaderTest {
             "8 rules[0] (payments).delay.immediate",
             "8 rules[0] (payments).delay.max_waiting");
   }
+
+  @Test
+  void maxWaitAboveAMinuteIsRefusedAtItsLine() {
+    ConfigError e =
+        onlyError(HEAD + "    algorithm: token_bucket\n    delay: { max_wait: 365d }\n");
+    assertThat(e.line()).isEqualTo(8);
+    assertThat(e.field()).isEqualTo("rules[0] (payments).delay.max_wait");
+    assertThat(e.message()).contains("at most 60s");
+    String aMinute = HEAD + "    algorithm: token_bucket\n    delay: { max_wait: 60s }\n";
+    assertThat(rule(parse(aMinute), "payments").delay().maxWaitMicros())
+        .as("a minute is the most, and allowed")
+        .isEqualTo(Delay.MAX_WAIT_MICROS);
+  }
 }

@@ -94,14 +94,14 @@ class RulesDiffTest {
             RulesDiff.between(
                 rules(String.format(bucket, "")),
                 rules(String.format(bucket, ", delay: { max_wait: 2s }"))))
-        .hasToString("changed login (delay none->{max_wait 2000ms, immediate 0, max_waiting 100})");
+        .hasToString("changed login (delay none->{max_wait 2000ms, immediate 0, max_waiting 4})");
     assertThat(
             RulesDiff.between(
                 rules(String.format(bucket, ", delay: { max_wait: 2s }")),
                 rules(String.format(bucket, ", delay: { max_wait: 3s, immediate: 1 }"))))
         .hasToString(
-            "changed login (delay {max_wait 2000ms, immediate 0, max_waiting 100}"
-                + "->{max_wait 3000ms, immediate 1, max_waiting 100})");
+            "changed login (delay {max_wait 2000ms, immediate 0, max_waiting 4}"
+                + "->{max_wait 3000ms, immediate 1, max_waiting 4})");
   }
 
   @Test

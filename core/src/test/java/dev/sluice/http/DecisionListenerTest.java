@@ -35,7 +35,13 @@ class DecisionListenerTest {
 
   private void record(dev.sluice.core.Decision decision) {
     Outcome outcome = Outcome.of(decision);
-    told.add(Outcome.ruleId(decision, outcome) + " " + outcome.tag() + " " + decision.remaining());
+    told.add(
+        Outcome.ruleId(decision, outcome)
+            + " "
+            + outcome.tag()
+            + " "
+            + decision.remaining()
+            + (decision.queueRemaining() < 0 ? "" : " queue " + decision.queueRemaining()));
   }
 
   @Test
@@ -52,8 +58,8 @@ class DecisionListenerTest {
             "trial allowed 0",
             "trial shadow_denied 0",
             "hello denied 0",
-            "pay allowed 2",
-            "pay delayed 1");
+            "pay allowed 0 queue 2",
+            "pay delayed 0 queue 1");
   }
 
   @Test

@@ -142,6 +142,31 @@ class DelayTest {
     assertThat(waits).as("the interrupted request's slot was given back").containsExactly(200 * MS);
   }
 
+  /** By counters, not by the rules object: a reload that keeps the rule keeps what it refunds. */
+  @Test
+  void aSlotIsGivenBackAfterAReloadThatKeepsItsRule() throws Exception {
+    Enforcer enforcer = enforcer("", "{ max_wait: 2s }");
+    assertThat(enforcer.admit(pay())).isTrue();
+    dev.sluice.core.Rules reloaded =
+        ConfigParser.parse(
+                "test.yaml",
+                "rules:\n  - { id: pay, match: { path: /pay }, key: ip, limit: 5, window: 1s,"
+                    + " algorithm: token_bucket, delay: { max_wait: 2s } }\n"
+                    + "  - { id: other, match: { path: /other }, key: ip, limit: 5, window: 1s }\n")
+            .rules();
+    sleeper =
+        micros -> {
+          sleeper = waits::add;
+          limiter.apply(reloaded);
+          throw new InterruptedException();
+        };
+    assertThat(enforcer.admit(pay())).isFalse();
+    assertThat(Thread.interrupted()).isTrue();
+    assertThat(enforcer.admit(pay())).isTrue();
+    assertThat(waits).as("the interrupted request's slot was given back").containsExactly(200 * MS);
+    assertThat(metrics.rule("pay").denied()).as("counted as the rule's denial").isEqualTo(1);
+  }
+
   @Test
   void immediateLetsTheFirstExcessRequestsPassAtOnce() throws Exception {
     Enforcer enforcer = enforcer("", "{ max_wait: 1s, immediate: 2 }");
@@ -201,6 +226,37 @@ class DelayTest {
       assertThat(denied.headers).as("%s", style).doesNotContainKey(RateLimitHeaders.DELAY);
       clock.advance(SECOND);
     }
+  }
+
+  /**
+   * At 5/s with max_wait 2s, the bucket after one request holds ten places in the queue and none
+   * that pass at once: Remaining never says more than Limit, the queue has a field of its own.
+   */
+  @Test
+  void remainingCountsWhatPassesAtOnceAndTheQueueItsPlacesInAFieldOfItsOwn() throws Exception {
+    Enforcer enforcer = enforcer("", "{ max_wait: 2s }");
+    FakeExchange first = pay();
+    enforcer.admit(first);
+    assertThat(first.headers)
+        .containsEntry("X-RateLimit-Limit", "5")
+        .containsEntry("X-RateLimit-Remaining", "0")
+        .containsEntry(RateLimitHeaders.QUEUE, "10");
+    clock.advance(3 * SECOND);
+
+    enforcer = enforcer("", "{ max_wait: 2s, immediate: 7 }");
+    FakeExchange roomy = pay();
+    enforcer.admit(roomy);
+    assertThat(roomy.headers)
+        .as("seven more would pass at once, but Remaining says no more than Limit")
+        .containsEntry("X-RateLimit-Limit", "5")
+        .containsEntry("X-RateLimit-Remaining", "5")
+        .containsEntry(RateLimitHeaders.QUEUE, "10");
+
+    Enforcer ietf = enforcer("response: { headers: ietf }\n", "{ max_wait: 2s }");
+    FakeExchange drafted = pay();
+    ietf.admit(drafted);
+    assertThat(drafted.headers.get("RateLimit")).contains(";r=0;");
+    assertThat(drafted.headers).containsEntry(RateLimitHeaders.QUEUE, "10");
   }
 
   /** The gauge of requests waiting now, read while a request waits and after it stopped. */

@@ -3,7 +3,7 @@ package dev.sluice.http;
 import dev.sluice.core.TestRequest;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +13,7 @@ import java.util.Set;
 public final class FakeExchange implements Exchange {
   private final TestRequest request;
   private final String query;
-  private final Set<String> attributes = new HashSet<>();
+  private final Map<String, Object> attributes = new HashMap<>();
   public boolean committed;
 
   /** Whether the container says the request came through a proxy (see Exchange#forwarded). */
@@ -52,8 +52,17 @@ public final class FakeExchange implements Exchange {
   }
 
   @Override
-  public boolean markDecided(String attribute) {
-    return attributes.add(attribute);
+  public Object attribute(String name) {
+    return attributes.get(name);
+  }
+
+  @Override
+  public void setAttribute(String name, Object value) {
+    if (value == null) {
+      attributes.remove(name);
+    } else {
+      attributes.put(name, value);
+    }
   }
 
   @Override

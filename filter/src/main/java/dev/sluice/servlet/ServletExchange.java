@@ -82,12 +82,13 @@ final class ServletExchange implements Exchange {
   }
 
   @Override
-  public boolean markDecided(String attribute) {
-    if (request.getAttribute(attribute) != null) {
-      return false;
-    }
-    request.setAttribute(attribute, Boolean.TRUE);
-    return true;
+  public Object attribute(String name) {
+    return request.getAttribute(name);
+  }
+
+  @Override
+  public void setAttribute(String name, Object value) {
+    request.setAttribute(name, value);
   }
 
   @Override

@@ -18,7 +18,10 @@ public final class DelayChecks {
   /** The rule under test, an item of the config's {@code rules}. */
   public static final String RULE =
       "  - { id: pay, match: { path: /delay/pay }, key: ip, limit: 5, window: 1s,"
-          + " algorithm: token_bucket, delay: { max_wait: 2s } }\n";
+          + " algorithm: token_bucket, delay: { max_wait: 2s, max_waiting: 12 } }\n";
+
+  /** The file's bound on waiting requests, above the default, for the burst's 10 that wait. */
+  public static final String MAX_WAITING = "max_waiting: 16\n";
 
   private DelayChecks() {}
 

@@ -32,6 +32,7 @@ abstract class DelayScenarios {
             container(),
             "client_ip: { trusted_proxies: [127.0.0.1/32] }\n"
                 + AdminChecks.SECTION
+                + DelayChecks.MAX_WAITING
                 + "rules:\n"
                 + DelayChecks.RULE
                 + HangUpChecks.RULE);

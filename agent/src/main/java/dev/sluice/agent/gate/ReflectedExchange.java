@@ -104,13 +104,18 @@ final class ReflectedExchange implements Exchange {
   }
 
   @Override
-  public boolean markDecided(String attribute) {
+  public Object attribute(String name) {
     try {
-      if ((Object) api.getAttribute.invokeExact(request, attribute) != null) {
-        return false;
-      }
-      api.setAttribute.invokeExact(request, attribute, (Object) Boolean.TRUE);
-      return true;
+      return (Object) api.getAttribute.invokeExact(request, name);
+    } catch (Throwable t) {
+      throw failure(t);
+    }
+  }
+
+  @Override
+  public void setAttribute(String name, Object value) {
+    try {
+      api.setAttribute.invokeExact(request, name, value);
     } catch (Throwable t) {
       throw failure(t);
     }

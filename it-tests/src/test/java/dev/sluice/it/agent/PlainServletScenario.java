@@ -30,6 +30,7 @@ abstract class PlainServletScenario extends AgentScenario {
             + DelayChecks.RULE
             + HangUpChecks.RULE
             + "exclude: [/health]\n"
+            + DelayChecks.MAX_WAITING
             + CorsChecks.SECTION
             + AdminChecks.SECTION);
   }

@@ -8,6 +8,7 @@ import dev.sluice.store.MemoryStore;
 import dev.sluice.store.OnError;
 import dev.sluice.store.Permit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -82,11 +83,23 @@ final class LocalShare {
       Permit permit = permits.get(i);
       copy(local.get(i), permit);
       permit.markDecidedLocally(local.get(i).quota());
+      permit.tookAt(local.get(i).verdict().nextFirst()); // what a refund gives back
       if (permit.verdict().allowed()) {
         String code = ((RedisCounters) permit.counters()).code;
         ledger.remember(keys.get(i), code, permit.quota(), permit.cost());
       }
     }
+  }
+
+  /**
+   * Gives back what of {@code permit}'s local take has not refilled: a delayed request allowed here
+   * that is not served after all. Its take is in the share's bucket, under the share's quota.
+   */
+  void refund(Permit permit) {
+    Counters counters = ((RedisCounters) permit.counters()).local;
+    Permit local = new Permit(counters, permit.identity(), permit.decidedUnder(), permit.cost());
+    local.verdict().took(permit.take());
+    store.refund(Collections.singletonList(local));
   }
 
   /** Denies the whole request, nothing taken, with a retry after {@code retryMicros}. */

@@ -316,11 +316,15 @@ public final class RedisStore implements Store {
   /**
    * Queues refund.lua for each permit Redis allowed, as a denied request's refunds are queued: not
    * waited for, dropped after {@link #REFUND_PATIENCE_NANOS}. A permit decided in this JVM (Redis
-   * unreachable) took from the local share, whose next handover settles it: nothing to give back in
-   * Redis.
+   * unreachable) took from the local share, and is given back there, at once.
    */
   @Override
   public void refund(List<Permit> permits) {
+    for (Permit p : permits) {
+      if (p.verdict().allowed() && p.decidedLocally() && p.take() != 0) {
+        share.refund(p);
+      }
+    }
     ConnectedClient current = maintenance.client();
     if (current == null) {
       return;
