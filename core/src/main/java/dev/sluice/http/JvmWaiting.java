@@ -1,22 +1,17 @@
 package dev.sluice.http;
 
 import dev.sluice.metrics.Jmx;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import javax.management.Descriptor;
 import javax.management.InstanceAlreadyExistsException;
 import javax.management.JMException;
-import javax.management.MBeanOperationInfo;
-import javax.management.MBeanParameterInfo;
 import javax.management.MBeanServer;
+import javax.management.NotCompliantMBeanException;
 import javax.management.ObjectName;
-import javax.management.modelmbean.DescriptorSupport;
-import javax.management.modelmbean.InvalidTargetObjectTypeException;
-import javax.management.modelmbean.ModelMBeanInfoSupport;
-import javax.management.modelmbean.ModelMBeanOperationInfo;
-import javax.management.modelmbean.RequiredModelMBean;
+import javax.management.StandardMBean;
 
 /**
  * The count of delayed requests waiting in this JVM, shared by every copy of Sluice in it: the
@@ -24,7 +19,7 @@ import javax.management.modelmbean.RequiredModelMBean;
  * the file's {@code max_waiting} bounds them all together, not one copy's. A static field would be
  * one count per loader; what every loader reaches is the JVM's platform MBean server, and what
  * every loader understands is JDK types. So the count is a JDK {@link AtomicInteger}, published
- * once under {@link #NAME} by a JDK {@link RequiredModelMBean} over an {@link AtomicReference}: no
+ * once under {@link #NAME} by a JDK {@link StandardMBean} over a completed future of it: no
  * class of any Sluice copy is kept by it, so no undeployed application's loader is pinned, and
  * each copy fetches the counter once and then uses it directly (no JMX on the request path).
  *
@@ -68,7 +63,7 @@ final class JvmWaiting {
         }
       }
       return (AtomicInteger) server.invoke(name, "get", new Object[0], new String[0]);
-    } catch (JMException | InvalidTargetObjectTypeException | RuntimeException | LinkageError e) {
+    } catch (JMException | RuntimeException | LinkageError e) {
       LOG.log(
           Level.WARNING,
           "Sluice could not share its count of waiting requests through JMX; max_waiting bounds"
@@ -78,30 +73,16 @@ final class JvmWaiting {
     }
   }
 
-  /** A JDK model MBean whose one operation, {@code get}, answers the counter itself. */
-  private static RequiredModelMBean publication()
-      throws JMException, InvalidTargetObjectTypeException {
-    Descriptor get =
-        new DescriptorSupport(
-            "name=get", "descriptorType=operation", "role=operation", "currencyTimeLimit=-1");
-    ModelMBeanOperationInfo operation =
-        new ModelMBeanOperationInfo(
-            "get",
-            "The counter of requests waiting in this JVM (an AtomicInteger)",
-            new MBeanParameterInfo[0],
-            AtomicInteger.class.getName(),
-            MBeanOperationInfo.INFO,
-            get);
-    RequiredModelMBean bean =
-        new RequiredModelMBean(
-            new ModelMBeanInfoSupport(
-                AtomicReference.class.getName(),
-                "Delayed requests waiting in this JVM, shared by every copy of Sluice",
-                null,
-                null,
-                new ModelMBeanOperationInfo[] {operation},
-                null));
-    bean.setManagedResource(new AtomicReference<>(new AtomicInteger()), "ObjectReference");
-    return bean;
+  /**
+   * A JDK standard MBean over a completed JDK {@link CompletableFuture} of the counter: its {@code
+   * get} operation answers the counter itself. Not a {@code RequiredModelMBean}, which keeps the
+   * access-control context it was made in, and with it the protection domain, and so the class
+   * loader, of the web application whose request made it (Tomcat11RedeployIT found that loader
+   * alive after the application was undeployed).
+   */
+  @SuppressWarnings({"rawtypes", "unchecked"})
+  private static StandardMBean publication() throws NotCompliantMBeanException {
+    Future counter = CompletableFuture.completedFuture(new AtomicInteger());
+    return new StandardMBean(counter, (Class) Future.class);
   }
 }
