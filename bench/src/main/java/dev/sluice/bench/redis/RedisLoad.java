@@ -1,6 +1,7 @@
 package dev.sluice.bench.redis;
 
 import com.sun.management.OperatingSystemMXBean;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Arrays;
@@ -53,13 +54,17 @@ public final class RedisLoad {
   public static void main(String[] args) throws Exception {
     Map<String, String> options = options(args);
     long started = System.nanoTime();
-    try (LocalRedis redis =
-        options.containsKey("port")
-            ? LocalRedis.attach(Integer.parseInt(options.get("port")))
-            : LocalRedis.start(options.getOrDefault("redis-server", "redis-server"))) {
+    try (LocalRedis redis = redis(options)) {
       new RedisLoad(redis, options).run();
     }
     System.out.printf(Locale.ROOT, "%nTotal %.0f s%n", (System.nanoTime() - started) / 1e9);
+  }
+
+  /** The server of {@code --port} if given, else a {@code --redis-server} started here. */
+  static LocalRedis redis(Map<String, String> options) throws IOException, InterruptedException {
+    return options.containsKey("port")
+        ? LocalRedis.attach(Integer.parseInt(options.get("port")))
+        : LocalRedis.start(options.getOrDefault("redis-server", "redis-server"));
   }
 
   /** {@code --name=value} arguments by name; a bare {@code --name} is {@code true}. */

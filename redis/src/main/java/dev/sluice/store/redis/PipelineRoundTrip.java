@@ -35,14 +35,16 @@ final class PipelineRoundTrip {
    *
    * <p>On Redis Cluster, calls answered MOVED or ASK go once more where the reply points, before
    * this returns ({@link Redirects}; {@code redirects} is null on a server without cluster slots).
-   * {@code roundTrips} hears how long the replies took and of every master that failed.
+   * {@code roundTrips} hears how long the replies took and of every master that failed; {@code
+   * replied} runs once the replies are read, before they are handed out.
    */
   static void run(
       Supplier<AbstractPipeline> open,
       List<PendingCall> sends,
       Consumer<PendingCall> again,
       Redirects redirects,
-      RoundTrips roundTrips) {
+      RoundTrips roundTrips,
+      Runnable replied) {
     // The masters of this round trip: null while one answers, else why it failed.
     Map<Breaker, RuntimeException> masters = new IdentityHashMap<>();
     Breaker[] breakers = new Breaker[sends.size()];
@@ -82,6 +84,7 @@ final class PipelineRoundTrip {
       }
       long sent = System.nanoTime();
       pipe.sync();
+      replied.run();
       roundTrips.answered(System.nanoTime() - sent, sends.size() - unsent);
       for (int i = 0; i < sends.size(); i++) {
         RuntimeException failed = masters.get(breakers[i]);

@@ -153,12 +153,12 @@ final class Pipeliner implements AutoCloseable {
    * read within the latest budget of its calls, and at least half a timeout: a batch whose callers'
    * budgets are spent was held up by this JVM, and Redis gets a fair time to answer it.
    */
-  private void lead(List<PendingCall> batch) {
+  private void lead(List<PendingCall> batch, Runnable replied) {
     long deadline = System.nanoTime() + timeoutNanos / 2;
     for (PendingCall call : batch) {
       deadline = call.deadline() - deadline > 0 ? call.deadline() : deadline;
     }
-    Budget.within(deadline, () -> send(batch));
+    Budget.within(deadline, () -> send(batch, replied));
   }
 
   /**
@@ -220,7 +220,7 @@ final class Pipeliner implements AutoCloseable {
       List<PendingCall> batch = new ArrayList<>(Math.min(MAX_BATCH, 1 + queue.size()));
       batch.add(first);
       try {
-        send(batch);
+        send(batch, () -> {});
       } catch (Throwable t) {
         PendingCall.failUnanswered(batch, t);
         failures.log("Sluice could not send calls to Redis; they are decided locally", t);
@@ -232,7 +232,7 @@ final class Pipeliner implements AutoCloseable {
    * Sends {@code batch} and whatever else waits in the senders' queue as one pipeline; calls whose
    * callers stopped waiting are dropped unsent.
    */
-  private void send(List<PendingCall> batch) {
+  private void send(List<PendingCall> batch, Runnable replied) {
     queue.drainTo(batch, Math.max(0, MAX_BATCH - batch.size()));
     long now = System.nanoTime();
     for (Iterator<PendingCall> it = batch.iterator(); it.hasNext(); ) {
@@ -244,7 +244,12 @@ final class Pipeliner implements AutoCloseable {
     }
     if (!batch.isEmpty()) {
       PipelineRoundTrip.run(
-          this::open, CallMerger.sends(batch, bundles), this::enqueue, redirects, roundTrips);
+          this::open,
+          CallMerger.sends(batch, bundles),
+          this::enqueue,
+          redirects,
+          roundTrips,
+          replied);
     }
   }
 

@@ -6,15 +6,17 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 /**
  * The callers' calls, and who sends them: the callers themselves, taking turns. A caller that finds
  * fewer than {@code turns} round trips in flight leads one: it takes every call waiting (its own
  * among them), sends them as one pipeline on its own thread and reads the replies, handing each
- * waiting caller its own. A caller that finds them all taken waits; when a round trip ends, its
- * leader wakes the caller at the head of the queue, which leads the next with everything that
- * arrived meanwhile. So a lone request sends its own call at once, with no thread hand-off, and
+ * waiting caller its own. A caller that finds them all taken waits; once a round trip's replies are
+ * read, before they are handed out, its leader gives the turn back and wakes the caller at the head
+ * of the queue, which leads the next with everything that arrived meanwhile: Redis works on that
+ * one while the verdicts of the last are handed out, which with one turn it would otherwise wait
+ * through (issue 29). So a lone request sends its own call at once, with no thread hand-off, and
  * concurrent ones merge into the next round trip (same-key calls into one script run) instead of
  * each paying its own: the fewer round trips in flight, the fuller each is.
  *
@@ -35,13 +37,14 @@ final class Relay {
   private final int turns;
 
   /** Sends a batch as one round trip, completing or failing every call in it. */
-  private final Consumer<List<PendingCall>> send;
+  private final BiConsumer<List<PendingCall>, Runnable> send;
 
   /**
    * @param turns round trips of callers in flight at once
-   * @param send sends one batch as one round trip; every call in it must end answered or failed
+   * @param send sends one batch as one round trip, and runs the given hand-on once its replies are
+   *     read, before it hands them out; every call in it must end answered or failed
    */
-  Relay(int turns, Consumer<List<PendingCall>> send) {
+  Relay(int turns, BiConsumer<List<PendingCall>, Runnable> send) {
     this.turns = turns;
     this.send = send;
   }
@@ -82,14 +85,16 @@ final class Relay {
   }
 
   /**
-   * Sends what waits as one round trip, holding a turn taken; then hands the lead on. Every turn
-   * ends here, and wakes the head of the queue if anything waits, so a waiting call always has a
-   * leader coming: the head is a caller whose call is not yet taken, parked in {@link #await}, or
-   * about to take a turn itself (a caller queues its call before it looks for a free turn, and a
-   * leader gives its turn back before it looks at the queue).
+   * Sends what waits as one round trip, holding a turn taken; hands the lead on once the replies
+   * are read (or the round trip failed), before the leader hands them out. Every turn ends here,
+   * and wakes the head of the queue if anything waits, so a waiting call always has a leader
+   * coming: the head is a caller whose call is not yet taken, parked in {@link #await}, or about to
+   * take a turn itself (a caller queues its call before it looks for a free turn, and a leader
+   * gives its turn back before it looks at the queue).
    */
   private void lead() {
     List<PendingCall> batch = new ArrayList<>();
+    HandOn handOn = new HandOn();
     try {
       PendingCall next;
       while (batch.size() < MAX_BATCH && (next = waiting.poll()) != null) {
@@ -98,7 +103,7 @@ final class Relay {
         batch.addAll(next.riders);
       }
       if (!batch.isEmpty()) {
-        send.accept(batch);
+        send.accept(batch, handOn);
       }
     } catch (RuntimeException | Error e) {
       // A caller waits until its call ends: never leave one unanswered.
@@ -107,6 +112,20 @@ final class Relay {
         throw (Error) e;
       }
     } finally {
+      handOn.run();
+    }
+  }
+
+  /** Gives the turn back and wakes the head of the queue, once. */
+  private final class HandOn implements Runnable {
+    private boolean done;
+
+    @Override
+    public void run() {
+      if (done) {
+        return;
+      }
+      done = true;
       leading.decrementAndGet();
       if (!waiting.isEmpty()) {
         wakeHead();
