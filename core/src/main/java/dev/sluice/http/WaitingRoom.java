@@ -37,7 +37,6 @@ final class WaitingRoom {
   static final Sleeper THREAD = TimeUnit.MICROSECONDS::sleep;
 
   private final ConcurrentMap<String, Places> places = new ConcurrentHashMap<>();
-  private final AtomicInteger inJvm = JvmWaiting.count();
   private final Sleeper sleeper;
 
   /** The rules whose places were last tidied: other rules in force mean a reload since. */
@@ -75,6 +74,10 @@ final class WaitingRoom {
       return limiter.turnAway(decision, delaying, wait); // the entry spent the budget
     }
     Places own = places(rule.id(), rule.delay().maxWaiting());
+    // Asked for here, where a request waits, not when the room is made: the agent makes its
+    // rooms while the rules load, before the application has set up the platform MBean server
+    // that the JVM's count is published in. After the first, one volatile read.
+    AtomicInteger inJvm = JvmWaiting.count();
     if (inJvm.incrementAndGet() > decision.rules().maxWaiting()) {
       inJvm.decrementAndGet();
       return limiter.turnAway(decision, delaying, wait); // retry when its slot was due
