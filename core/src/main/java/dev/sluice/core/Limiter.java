@@ -75,7 +75,9 @@ public final class Limiter {
     Set<String> shadow = new HashSet<>();
     for (int i = 0; i < counters.length; i++) {
       Rule rule = rules.rules().get(i);
-      counters[i] = store.counters(rule.id(), rule.algorithm(), rule.quota().windowMicros());
+      counters[i] =
+          store.counters(
+              rule.id(), rule.algorithm(), rule.quota().windowMicros(), rule.consistency());
       ids.add(rule.id());
       if (rule.shadow()) {
         shadow.add(rule.id());

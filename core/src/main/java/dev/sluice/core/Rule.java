@@ -2,6 +2,7 @@ package dev.sluice.core;
 
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
+import dev.sluice.store.Consistency;
 import dev.sluice.store.OnError;
 import java.util.Collections;
 import java.util.HashMap;
@@ -24,6 +25,7 @@ public final class Rule {
   private final OnError onError;
   private final RuleResponse response;
   private final Delay delay;
+  private final Consistency consistency;
 
   private Rule(Rule rule, boolean shadow) {
     this.id = rule.id;
@@ -38,6 +40,7 @@ public final class Rule {
     this.onError = rule.onError;
     this.response = rule.response;
     this.delay = rule.delay;
+    this.consistency = rule.consistency;
   }
 
   /** This rule in shadow: it counts on its own and never denies. */
@@ -58,6 +61,7 @@ public final class Rule {
     this.onError = b.onError;
     this.response = b.response == null ? RuleResponse.standard(b.id) : b.response;
     this.delay = b.delay;
+    this.consistency = b.consistency;
   }
 
   boolean matches(String method, String[] segments) {
@@ -138,6 +142,11 @@ public final class Rule {
     return delay;
   }
 
+  /** How a shared store decides this rule's permits: exactly (the default) or local-first. */
+  public Consistency consistency() {
+    return consistency;
+  }
+
   @Override
   public String toString() {
     return id
@@ -151,6 +160,7 @@ public final class Rule {
         + " "
         + quota
         + (delay == null ? "" : " " + delay)
+        + (consistency.isExact() ? "" : " " + consistency)
         + (shadow ? " (shadow)" : "");
   }
 
@@ -168,6 +178,7 @@ public final class Rule {
     private OnError onError = OnError.FAIL_OPEN;
     private RuleResponse response;
     private Delay delay;
+    private Consistency consistency = Consistency.EXACT;
 
     public Builder(String id, List<PathPattern> paths, Key key, Quota quota) {
       this.id = id;
@@ -215,6 +226,11 @@ public final class Rule {
     /** Its quotas must be {@link Quota#delayed} by the same delay. */
     public Builder delay(Delay delay) {
       this.delay = delay;
+      return this;
+    }
+
+    public Builder consistency(Consistency consistency) {
+      this.consistency = consistency;
       return this;
     }
 

@@ -20,6 +20,16 @@ public interface Store extends Closeable {
   Counters counters(String ruleId, Algorithm algorithm, long windowMicros);
 
   /**
+   * The counters of a rule decided with {@code consistency}: a shared store may decide a
+   * local-first rule's permits from leases; a store in this JVM is exact either way. Changing only
+   * the consistency continues the same counts.
+   */
+  default Counters counters(
+      String ruleId, Algorithm algorithm, long windowMicros, Consistency consistency) {
+    return counters(ruleId, algorithm, windowMicros);
+  }
+
+  /**
    * Takes every permit, or none: if any verdict denies, no count changes. The verdict of every
    * permit is filled in, except that once one permit is denied a store may leave the permits it did
    * not get to undecided (denied, with no retry-after), which no denial it made can be confused
