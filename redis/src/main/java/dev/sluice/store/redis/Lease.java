@@ -125,6 +125,11 @@ final class Lease {
     want = Math.max(1, want / 2);
   }
 
+  /** A fetch failed: the next asks for one permit, as a cold identity's does. */
+  void failed() {
+    want = 1;
+  }
+
   long want() {
     return want;
   }

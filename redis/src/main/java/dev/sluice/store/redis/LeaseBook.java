@@ -188,6 +188,10 @@ final class LeaseBook implements Lease.Ended {
     try {
       if (failure == null) {
         granted(lease, (List<?>) reply, sentAt);
+      } else {
+        // A call that timed out may still run when Redis comes back, and its grant is lost to
+        // this JVM: while Redis fails, each costs one permit at most.
+        lease.failed();
       }
     } catch (RuntimeException e) {
       failure = e;
