@@ -28,9 +28,14 @@ import org.junit.jupiter.params.provider.EnumSource;
  * four stores (a fleet of 4) on one Redis, one hot identity asking ten times its limit from two
  * threads per store for a few seconds. Windows never admit more than the limit (sliding: the
  * sliding estimate never exceeds it); a bucket admits in any stretch at most what it allows over
- * that stretch plus sync; and the permits the leases strand leave at least half of what the limit
- * allows admitted (each JVM's lease holds at most limit / (2 × fleet), so the fleet's at most half
- * the limit).
+ * that stretch plus sync. Stranded permits: a JVM holds at most a grant and a half (a grant is at
+ * most limit / (2 × fleet), the next one is fetched when it is half spent), so at most 3/4 of the
+ * limit over the fleet, and at ten times the limit a JVM spends that in under a tenth of a window
+ * (3L / 4F at 10L / F a window), while Redis's count runs out within the first tenth: only a grant
+ * taken in a window's last tenth could die unspent, and by then there is none to take. So full
+ * windows admit at least 90 % of the limit; the bucket over the run at least 80 % of what it
+ * allows (what the fleet holds when the run stops, 3/4 of the limit at most, is never spent:
+ * 75 of the 450 it allows).
  */
 class LocalFirstIT extends WithStandaloneRedis {
   private static final int FLEET = 4;
@@ -43,6 +48,9 @@ class LocalFirstIT extends WithStandaloneRedis {
 
   /** Between a decision and the time this test reads after it; also JVM time against Redis's. */
   private static final long JITTER = SECOND / 20;
+
+  /** How far Clock.SYSTEM may run behind Redis TIME on the same machine. */
+  private static final long CLOCK_LAG = 1_000;
 
   private static final AtomicInteger PREFIXES = new AtomicInteger();
 
@@ -131,8 +139,9 @@ class LocalFirstIT extends WithStandaloneRedis {
       long window = Math.round((double) (a.at + a.reset) / WINDOW) - windowsToReset;
       int count = perWindow.merge(window, 1, Integer::sum);
       if (windowsToReset == 2) {
-        // Read after the decision, so at most its time into the window: the estimate at most its.
-        long elapsed = Math.min(WINDOW, Math.max(0, a.at - window * WINDOW));
+        // Read after the decision, so at least its time into the window, the estimate at most its;
+        // Clock.SYSTEM starts from the wall clock's millisecond: up to 1 ms behind Redis TIME.
+        long elapsed = Math.min(WINDOW, Math.max(0, a.at + CLOCK_LAG - window * WINDOW));
         double estimate =
             perWindow.getOrDefault(window - 1, 0) * (double) (WINDOW - elapsed) / WINDOW + count;
         worstEstimate = Math.max(worstEstimate, estimate);
@@ -146,12 +155,12 @@ class LocalFirstIT extends WithStandaloneRedis {
     assertThat(full).isNotEmpty();
     double ratio = full.stream().mapToInt(Integer::intValue).sum() / (double) (LIMIT * full.size());
     System.out.printf("admitted / allowed in full windows: %.3f%n", ratio);
-    assertThat(ratio).isGreaterThanOrEqualTo(0.5);
+    assertThat(ratio).isGreaterThanOrEqualTo(0.9);
   }
 
   /**
    * Any stretch [a, b] of admissions holds at most burst + rate × (b − a + sync): every permit was
-   * taken from the one bucket no more than a sync before it was spent. Over the run, at least half
+   * taken from the one bucket no more than a sync before it was spent. Over the run, at least 80 %
    * of what the bucket allows.
    */
   private static void assertBucketBound(List<Admission> all, long start) {
@@ -169,7 +178,7 @@ class LocalFirstIT extends WithStandaloneRedis {
     System.out.printf(
         "bucket: worst stretch %.1f over its bound; admitted / allowed %.3f%n", worstExcess, ratio);
     assertThat(worstExcess).isLessThanOrEqualTo(0);
-    assertThat(ratio).isGreaterThanOrEqualTo(0.5);
+    assertThat(ratio).isGreaterThanOrEqualTo(0.8);
   }
 
   private static void sleepMicros(long micros) {

@@ -37,6 +37,9 @@ import redis.clients.jedis.exceptions.JedisException;
  * Redis answers again, what was admitted locally is charged to it before limits are shared again
  * ({@link Handover}), so the switch admits no second limit on top of the local shares. Connecting,
  * handing over and the fleet's heartbeat run on their own thread ({@link Maintenance}).
+ *
+ * <p>A local-first rule's permits are taken from leases of permits Redis granted ahead of need
+ * ({@link LeaseBook}), with no round trip on the common path; exact rules' permits never meet them.
  */
 public final class RedisStore implements Store {
   /** How long a refund may wait in the queue before it is dropped. */
@@ -468,6 +471,7 @@ public final class RedisStore implements Store {
 
   @Override
   public void close() {
+    leases.retainOnly(Collections.<Counters>emptyList()); // gives back, sent before the senders end
     maintenance.close();
     share.close();
   }
