@@ -4,14 +4,14 @@ import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
 import dev.sluice.metrics.LeaseStats;
 import dev.sluice.store.Clock;
+import dev.sluice.store.Consistency;
 import dev.sluice.store.Counters;
 import dev.sluice.store.Permit;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -113,8 +113,17 @@ final class LeaseBook implements Lease.Ended {
     }
   }
 
+  /**
+   * The lease of {@code key} under the permit's quota, made if need be; null when none may be made.
+   * A lease of another quota (a reload made the rule's quotas anew, or the identity changed tier)
+   * ends, giving back what it holds.
+   */
   private Lease leaseOf(String key, Permit permit) {
     Lease lease = leases.get(key);
+    if (lease != null && lease.quota != permit.quota() && leases.remove(key, lease)) {
+      lease.end(clock.micros(), this);
+      lease = leases.get(key);
+    }
     if (lease == null) {
       if (leases.size() >= MAX_LEASES || permit.cost() > cap(permit.quota())) {
         return null;
@@ -126,7 +135,7 @@ final class LeaseBook implements Lease.Ended {
       lease = leases.putIfAbsent(key, made);
       lease = lease == null ? made : lease;
     }
-    return lease.quota.equals(permit.quota()) ? lease : null;
+    return lease.quota == permit.quota() ? lease : null;
   }
 
   /**
@@ -277,18 +286,20 @@ final class LeaseBook implements Lease.Ended {
     }
   }
 
-  /** Forgets (giving back) the leases of rules not in {@code live} or no longer local-first. */
+  /**
+   * Forgets (giving back) the leases of rules not in {@code live}, or live with another consistency
+   * (exact now, or another sync, which a lease keeps from when it was made).
+   */
   void retainOnly(Collection<? extends Counters> live) {
-    Set<Counters> kept = new HashSet<>();
+    Map<Counters, Consistency> kept = new HashMap<>();
     for (Counters c : live) {
       RedisCounters counters = (RedisCounters) c;
-      if (counters.localFirst) {
-        kept.add(counters.local);
-      }
+      kept.put(counters.local, counters.consistency);
     }
     long now = clock.micros();
     for (Lease lease : leases.values()) {
-      if (!kept.contains(lease.counters.local) && leases.remove(lease.key, lease)) {
+      boolean same = lease.counters.consistency.equals(kept.get(lease.counters.local));
+      if (!same && leases.remove(lease.key, lease)) {
         lease.end(now, this);
       }
     }
