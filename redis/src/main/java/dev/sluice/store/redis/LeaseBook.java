@@ -10,8 +10,10 @@ import dev.sluice.store.Permit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -106,10 +108,13 @@ final class LeaseBook implements Lease.Ended {
 
   /** Puts back what {@link #take} took for a request that was denied after all. */
   void putBack(Permit permit, Grant grant) {
+    boolean kept = grant.putBack(permit.cost());
     LeaseTally tally = tallies.get(permit.counters().ruleId());
-    tally.spent.add(-permit.cost());
-    if (!grant.putBack(permit.cost())) {
-      tally.diedUnspent.add(permit.cost());
+    if (tally != null) { // null: a reload dropped the rule meanwhile
+      tally.spent.add(-permit.cost());
+      if (!kept) {
+        tally.diedUnspent.add(permit.cost());
+      }
     }
   }
 
@@ -292,10 +297,15 @@ final class LeaseBook implements Lease.Ended {
    */
   void retainOnly(Collection<? extends Counters> live) {
     Map<Counters, Consistency> kept = new HashMap<>();
+    Set<String> rules = new HashSet<>();
     for (Counters c : live) {
       RedisCounters counters = (RedisCounters) c;
       kept.put(counters.local, counters.consistency);
+      if (counters.localFirst) {
+        rules.add(counters.ruleId());
+      }
     }
+    tallies.keySet().retainAll(rules);
     long now = clock.micros();
     for (Lease lease : leases.values()) {
       boolean same = lease.counters.consistency.equals(kept.get(lease.counters.local));
