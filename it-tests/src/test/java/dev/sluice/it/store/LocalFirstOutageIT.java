@@ -10,12 +10,9 @@ import dev.sluice.metrics.StoreStatus;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Consistency;
 import dev.sluice.store.Counters;
-import dev.sluice.store.OnError;
-import dev.sluice.store.Permit;
 import dev.sluice.store.redis.RedisSettings;
 import dev.sluice.store.redis.RedisStore;
 import java.net.URI;
-import java.util.Collections;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -44,13 +41,7 @@ class LocalFirstOutageIT extends WithOwnRedisProcess {
   }
 
   private int admitted(Counters rule, Quota quota, String id, int tries) {
-    int allowed = 0;
-    for (int i = 0; i < tries; i++) {
-      Permit permit = new Permit(rule, id, quota, 1, OnError.FAIL_OPEN);
-      store.acquire(Collections.singletonList(permit));
-      allowed += permit.verdict().allowed() ? 1 : 0;
-    }
-    return allowed;
+    return HandoverIT.admitted(store, rule, quota, id, tries);
   }
 
   @ParameterizedTest
