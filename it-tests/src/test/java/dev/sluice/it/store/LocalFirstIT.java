@@ -14,6 +14,7 @@ import dev.sluice.store.redis.RedisSettings;
 import dev.sluice.store.redis.RedisStore;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -106,6 +107,45 @@ class LocalFirstIT extends WithStandaloneRedis {
     } else {
       assertWindowBound(all, algorithm == Algorithm.SLIDING_WINDOW ? 2 : 1);
     }
+  }
+
+  /**
+   * All or none across a request: a local-first rule (lf) and an exact one (ex) of one identity. An
+   * exact denial puts back what the lease gave; a lease's denial takes nothing the exact way.
+   */
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void aRequestTakesItsLeasedAndExactPermitsAllOrNone(Algorithm algorithm) {
+    RedisSettings settings = RedisSettings.standalone(URI.create(redis.uri()), 1_000, 8);
+    try (RedisStore store =
+        RedisStore.open(settings, "lfm" + PREFIXES.incrementAndGet(), 1, Clock.SYSTEM, 10_000)) {
+      Counters leased = store.counters("lf", algorithm, 60 * SECOND, Consistency.localFirst(SYNC));
+      Counters exact = store.counters("ex", algorithm, 60 * SECOND);
+      Quota two = Quota.of(2, 60 * SECOND, 2);
+      Quota hundred = Quota.of(100, 60 * SECOND, 100);
+      int allowed = 0;
+      for (int i = 0; i < 5; i++) {
+        allowed += both(store, leased, hundred, exact, two, "ip=10.7.0.2") ? 1 : 0;
+      }
+      assertThat(allowed).isEqualTo(2);
+      assertThat(store.leases().get("lf").spent()).as("the denied requests' put back").isEqualTo(2);
+
+      for (int i = 0; i < 5; i++) {
+        allowed += both(store, leased, two, exact, hundred, "ip=10.7.0.3") ? 1 : 0;
+      }
+      assertThat(allowed).isEqualTo(4);
+      Permit peek = new Permit(exact, "ip=10.7.0.3", hundred, 1);
+      store.peek(Collections.singletonList(peek));
+      assertThat(peek.verdict().remaining()).as("the exact rule took only twice").isEqualTo(97);
+    }
+  }
+
+  private static boolean both(
+      RedisStore store, Counters first, Quota q1, Counters second, Quota q2, String id) {
+    Permit one = new Permit(first, id, q1, 1);
+    Permit other = new Permit(second, id, q2, 1);
+    store.acquire(Arrays.asList(one, other));
+    return one.verdict().allowed() && other.verdict().allowed();
   }
 
   /** Asks every 8 ms (a thousand requests a second over the fleet: ten times the limit). */
