@@ -1,13 +1,10 @@
 package dev.sluice.store.redis;
 
-import dev.sluice.algo.Algorithm;
-import dev.sluice.algo.Quota;
 import dev.sluice.metrics.LeaseStats;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Consistency;
 import dev.sluice.store.Counters;
 import dev.sluice.store.Permit;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -15,34 +12,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * The leases of local-first rules (docs/design.md, "Local-first decisions"): a permit is taken from
- * its key's {@link Lease} with no round trip; a lease running low is refilled by lease.lua in the
- * background, through the same pipelines as exact calls; one that dies or sits idle gives back what
- * it left with refund.lua, queued like a denied request's refunds. At most {@value #MAX_LEASES}
- * leases: beyond, permits go the exact way.
+ * its key's {@link Lease} with no round trip; a lease running low is refilled in the background,
+ * one that dies or sits idle gives back what it left ({@link LeaseCalls}). At most {@value
+ * #MAX_LEASES} leases: beyond, permits go the exact way.
  */
-final class LeaseBook implements Lease.Ended {
+final class LeaseBook {
   static final int MAX_LEASES = 100_000;
 
   /** What {@link #take} returns for a permit Redis has no room for: its verdict says so. */
   static final Grant DENIED = new Grant(0, 0, 0, 0, 0, 0);
 
-  /** How long a refund of unspent permits may wait in the queue before it is dropped. */
-  private static final long GIVE_BACK_PATIENCE_NANOS = 1_000_000_000L;
-
   private final Clock clock;
-  private final Fleet fleet;
-  private final ScriptTime time;
   private final ShardBreakers breakers;
   private final LocalDenials denials;
-  private final LastAnswers answers;
-  private final Supplier<ConnectedClient> client;
+  private final LeaseCalls calls;
   private final Map<String, Lease> leases = new ConcurrentHashMap<>();
   private final Map<String, LeaseTally> tallies = new ConcurrentHashMap<>();
 
@@ -55,12 +44,11 @@ final class LeaseBook implements Lease.Ended {
       LastAnswers answers,
       Supplier<ConnectedClient> client) {
     this.clock = clock;
-    this.fleet = fleet;
-    this.time = time;
     this.breakers = breakers;
     this.denials = denials;
-    this.answers = answers;
-    this.client = client;
+    this.calls =
+        new LeaseCalls(
+            clock, fleet, time, breakers, denials, answers, client, l -> leases.get(l.key) == l);
   }
 
   /** Whether {@code permit} is decided from a lease: a local-first rule's, not delayed. */
@@ -84,7 +72,7 @@ final class LeaseBook implements Lease.Ended {
     }
     long now = clock.micros();
     for (int attempt = 0; attempt < 3; attempt++) {
-      Grant grant = lease.spend(permit.cost(), now, this);
+      Grant grant = lease.spend(permit.cost(), now, calls);
       if (grant != null) {
         spent(lease, grant, permit, now, current);
         return grant;
@@ -97,7 +85,7 @@ final class LeaseBook implements Lease.Ended {
         return null;
       }
       try {
-        current.pipeliner.await(fetch(lease, current, permit.cost()), deadline);
+        current.pipeliner.await(calls.fetch(lease, current, permit.cost()), deadline);
       } catch (JedisException e) {
         return null;
       }
@@ -126,11 +114,11 @@ final class LeaseBook implements Lease.Ended {
   private Lease leaseOf(String key, Permit permit) {
     Lease lease = leases.get(key);
     if (lease != null && lease.quota != permit.quota() && leases.remove(key, lease)) {
-      lease.end(clock.micros(), this);
+      lease.end(clock.micros(), calls);
       lease = leases.get(key);
     }
     if (lease == null) {
-      if (leases.size() >= MAX_LEASES || permit.cost() > cap(permit.quota())) {
+      if (leases.size() >= MAX_LEASES || permit.cost() > calls.cap(permit.quota())) {
         return null;
       }
       RedisCounters counters = (RedisCounters) permit.counters();
@@ -143,14 +131,6 @@ final class LeaseBook implements Lease.Ended {
     return lease.quota == permit.quota() ? lease : null;
   }
 
-  /**
-   * The most one lease holds: half this JVM's share of the limit, so that the fleet's leases never
-   * hold more than half the limit and the rest stays for the others; at least one permit.
-   */
-  private long cap(Quota quota) {
-    return Math.max(1, quota.limit() / (2L * fleet.size()));
-  }
-
   private void spent(Lease lease, Grant grant, Permit permit, long now, ConnectedClient current) {
     lease.tally.spent.add(permit.cost());
     long left = Math.max(0, grant.left());
@@ -159,133 +139,15 @@ final class LeaseBook implements Lease.Ended {
         && lease.fetching() == null
         && lease.wantsNext(grant)
         && !breakers.of(lease.key).isOpen()) {
-      fetch(lease, current, 1); // ahead of need: nobody waits for it
+      calls.fetch(lease, current, 1); // ahead of need: nobody waits for it
     }
-  }
-
-  /**
-   * The fetch in flight for {@code lease}, or a new one of lease.lua for at least {@code cost}
-   * permits, queued for the pipelines (which batch it with exact calls), its grant installed when
-   * Redis answers, on the thread that reads the answer.
-   */
-  private CompletableFuture<Void> fetch(Lease lease, ConnectedClient current, long cost) {
-    CompletableFuture<Void> mine = new CompletableFuture<>();
-    CompletableFuture<Void> theirs = lease.beginFetch(mine);
-    if (theirs != null) {
-      return theirs;
-    }
-    long want = Math.max(cost, Math.min(lease.want(), cap(lease.quota)));
-    List<String> args = new ArrayList<>(8);
-    args.add(time.arg());
-    args.addAll(lease.counters.terms(lease.quota));
-    args.add(Long.toString(want));
-    args.add(Integer.toString(fleet.size()));
-    long sentAt = clock.micros();
-    try {
-      current
-          .pipeliner
-          .submit(
-              Script.LEASE,
-              breakers.of(lease.key),
-              lease.keys,
-              args,
-              current.pipeliner.deadlineFromNow())
-          .whenComplete((reply, failure) -> answered(lease, mine, reply, failure, sentAt));
-    } catch (RuntimeException e) {
-      answered(lease, mine, null, e, sentAt);
-    }
-    return mine;
-  }
-
-  private void answered(
-      Lease lease, CompletableFuture<Void> mine, Object reply, Throwable failure, long sentAt) {
-    try {
-      if (failure == null) {
-        granted(lease, (List<?>) reply, sentAt);
-      } else {
-        // A call that timed out may still run when Redis comes back, and its grant is lost to
-        // this JVM: while Redis fails, each costs one permit at most.
-        lease.failed();
-      }
-    } catch (RuntimeException e) {
-      failure = e;
-    } finally {
-      lease.endFetch();
-    }
-    if (failure == null) {
-      mine.complete(null);
-    } else {
-      mine.completeExceptionally(failure);
-    }
-  }
-
-  private void granted(Lease lease, List<?> reply, long sentAt) {
-    long now = clock.micros();
-    lease.tally.lastSyncMicros = now;
-    boolean window = lease.counters.algorithm() != Algorithm.TOKEN_BUCKET;
-    Grant grant = Grant.of(reply, sentAt, lease.counters.consistency.syncMicros(), window);
-    if (grant == null) {
-      if (lease.held() == 0) {
-        denials.remember(
-            lease.key,
-            lease.counters.algorithm(),
-            lease.quota,
-            (Long) reply.get(3),
-            (Long) reply.get(2),
-            (Long) reply.get(1));
-      }
-      return;
-    }
-    lease.tally.leased.add(grant.size);
-    if (window) {
-      // If Redis fails in this window, the local share starts from what remains after this grant.
-      answers.answered(lease.key, grant.take, grant.remaining);
-    }
-    lease.install(grant, now, this);
-    if (leases.get(lease.key) != lease) {
-      lease.end(now, this); // forgotten meanwhile: nobody would spend or give it back
-    }
-  }
-
-  /**
-   * Gives back what {@code grant} left, where it still counts in Redis: in its own window (fixed),
-   * in that window or the next, where it weighs as the previous one (sliding), or what of it the
-   * bucket has not refilled yet (refund.lua finds which).
-   */
-  @Override
-  public void ended(Lease lease, Grant grant, long now) {
-    long left = grant.kill();
-    if (left == 0) {
-      return;
-    }
-    lease.shrink();
-    Algorithm algorithm = lease.counters.algorithm();
-    long counts =
-        algorithm == Algorithm.SLIDING_WINDOW
-            ? grant.expiresAt + lease.quota.windowMicros()
-            : grant.expiresAt;
-    ConnectedClient current = client.get();
-    if (current == null || (algorithm != Algorithm.TOKEN_BUCKET && now >= counts)) {
-      lease.tally.diedUnspent.add(left);
-      return;
-    }
-    List<String> args = new ArrayList<>(6);
-    args.add(time.arg());
-    IdentityCall.addRefund(args, lease.counters.code, lease.quota, left, grant.take);
-    current.pipeliner.submit(
-        Script.REFUND,
-        breakers.of(lease.key),
-        lease.keys,
-        args,
-        System.nanoTime() + GIVE_BACK_PATIENCE_NANOS);
-    lease.tally.givenBack.add(left);
   }
 
   /** Ends grants that died or sat idle for a sync, and forgets leases left empty and idle. */
   void sweep() {
     long now = clock.micros();
     for (Lease lease : leases.values()) {
-      if (lease.sweep(now, this)) {
+      if (lease.sweep(now, calls)) {
         leases.remove(lease.key, lease);
       }
     }
@@ -310,7 +172,7 @@ final class LeaseBook implements Lease.Ended {
     for (Lease lease : leases.values()) {
       boolean same = lease.counters.consistency.equals(kept.get(lease.counters.local));
       if (!same && leases.remove(lease.key, lease)) {
-        lease.end(now, this);
+        lease.end(now, calls);
       }
     }
   }
