@@ -33,6 +33,9 @@ final class Lease {
 
   private volatile long lastUsed;
 
+  /** Set once the book dropped it: a grant that arrives after is given back at once. */
+  private volatile boolean forgotten;
+
   Lease(String key, RedisCounters counters, Quota quota, LeaseTally tally, long now) {
     this.key = key;
     this.keys = Collections.singletonList(key);
@@ -118,6 +121,14 @@ final class Lease {
     if (grant != null && (idle || grant.expired(now)) && slot.compareAndSet(grant, null)) {
       ended.ended(this, grant, now);
     }
+  }
+
+  void forget() {
+    forgotten = true;
+  }
+
+  boolean forgotten() {
+    return forgotten;
   }
 
   /** A grant died with permits left: the next one asks for half as many. */

@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -35,20 +34,11 @@ final class LeaseBook {
   private final Map<String, Lease> leases = new ConcurrentHashMap<>();
   private final Map<String, LeaseTally> tallies = new ConcurrentHashMap<>();
 
-  LeaseBook(
-      Clock clock,
-      Fleet fleet,
-      ScriptTime time,
-      ShardBreakers breakers,
-      LocalDenials denials,
-      LastAnswers answers,
-      Supplier<ConnectedClient> client) {
+  LeaseBook(Clock clock, ShardBreakers breakers, LocalDenials denials, LeaseCalls calls) {
     this.clock = clock;
     this.breakers = breakers;
     this.denials = denials;
-    this.calls =
-        new LeaseCalls(
-            clock, fleet, time, breakers, denials, answers, client, l -> leases.get(l.key) == l);
+    this.calls = calls;
   }
 
   /** Whether {@code permit} is decided from a lease: a local-first rule's, not delayed. */
@@ -113,7 +103,7 @@ final class LeaseBook {
    */
   private Lease leaseOf(String key, Permit permit) {
     Lease lease = leases.get(key);
-    if (lease != null && lease.quota != permit.quota() && leases.remove(key, lease)) {
+    if (lease != null && lease.quota != permit.quota() && forget(lease)) {
       lease.end(clock.micros(), calls);
       lease = leases.get(key);
     }
@@ -143,12 +133,19 @@ final class LeaseBook {
     }
   }
 
+  /** Drops {@code lease} from the book; false if it was dropped already. */
+  private boolean forget(Lease lease) {
+    boolean removed = leases.remove(lease.key, lease);
+    lease.forget();
+    return removed;
+  }
+
   /** Ends grants that died or sat idle for a sync, and forgets leases left empty and idle. */
   void sweep() {
     long now = clock.micros();
     for (Lease lease : leases.values()) {
       if (lease.sweep(now, calls)) {
-        leases.remove(lease.key, lease);
+        forget(lease);
       }
     }
   }
@@ -171,7 +168,7 @@ final class LeaseBook {
     long now = clock.micros();
     for (Lease lease : leases.values()) {
       boolean same = lease.counters.consistency.equals(kept.get(lease.counters.local));
-      if (!same && leases.remove(lease.key, lease)) {
+      if (!same && forget(lease)) {
         lease.end(now, calls);
       }
     }

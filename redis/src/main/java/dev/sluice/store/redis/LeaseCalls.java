@@ -6,7 +6,6 @@ import dev.sluice.store.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -26,9 +25,6 @@ final class LeaseCalls implements Lease.Ended {
   private final LastAnswers answers;
   private final Supplier<ConnectedClient> client;
 
-  /** Whether the book still holds a lease: a grant for one it forgot is given back at once. */
-  private final Predicate<Lease> held;
-
   LeaseCalls(
       Clock clock,
       Fleet fleet,
@@ -36,8 +32,7 @@ final class LeaseCalls implements Lease.Ended {
       ShardBreakers breakers,
       LocalDenials denials,
       LastAnswers answers,
-      Supplier<ConnectedClient> client,
-      Predicate<Lease> held) {
+      Supplier<ConnectedClient> client) {
     this.clock = clock;
     this.fleet = fleet;
     this.time = time;
@@ -45,7 +40,6 @@ final class LeaseCalls implements Lease.Ended {
     this.denials = denials;
     this.answers = answers;
     this.client = client;
-    this.held = held;
   }
 
   /**
@@ -135,7 +129,7 @@ final class LeaseCalls implements Lease.Ended {
       answers.answered(lease.key, grant.take, grant.remaining);
     }
     lease.install(grant, now, this);
-    if (!held.test(lease)) {
+    if (lease.forgotten()) {
       lease.end(now, this); // forgotten meanwhile: nobody would spend or give it back
     }
   }

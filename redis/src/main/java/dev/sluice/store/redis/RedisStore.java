@@ -108,7 +108,11 @@ public final class RedisStore implements Store {
         new Maintenance(
             connector, timeoutMillis, breakers, denials, ledger, fleet, time, roundTrips);
     this.leases =
-        new LeaseBook(clock, fleet, time, breakers, denials, answers, maintenance::client);
+        new LeaseBook(
+            clock,
+            breakers,
+            denials,
+            new LeaseCalls(clock, fleet, time, breakers, denials, answers, maintenance::client));
     maintenance.every(SWEEP_MILLIS, leases::sweep);
   }
 

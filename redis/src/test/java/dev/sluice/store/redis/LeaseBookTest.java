@@ -26,15 +26,21 @@ class LeaseBookTest {
 
   private final ManualClock clock = new ManualClock(1_800_000_000L * SECOND);
   private final MemoryStore local = new MemoryStore(clock, 100, 0);
+  private final ShardBreakers breakers = new ShardBreakers(clock, "test");
+  private final LocalDenials denials = new LocalDenials(clock);
   private final LeaseBook book =
       new LeaseBook(
           clock,
-          new Fleet("rl", 4, 1),
-          ScriptTime.REDIS,
-          new ShardBreakers(clock, "test"),
-          new LocalDenials(clock),
-          new LastAnswers(),
-          () -> null);
+          breakers,
+          denials,
+          new LeaseCalls(
+              clock,
+              new Fleet("rl", 4, 1),
+              ScriptTime.REDIS,
+              breakers,
+              denials,
+              new LastAnswers(),
+              () -> null));
 
   private RedisCounters counters(Consistency consistency) {
     return new RedisCounters(local.counters("api", Algorithm.FIXED_WINDOW, MINUTE), consistency);
