@@ -9,7 +9,7 @@ import dev.sluice.core.Rule;
  * numbers, by the formulas of docs/design.md ("Local-first decisions"). A window is never
  * over-admitted, since a lease is taken from the window's shared count and dies when the window
  * ends; a bucket may be, by what it refills over one sync, since a lease's permits are spent up to
- * a sync after Redis took them. Either may strand what leases other JVMs hold, at most a share each.
+ * a sync after Redis took them. Either may strand what leases other JVMs hold, at most a grant and a half each.
  */
 final class LocalFirstBound {
   private LocalFirstBound() {}
@@ -40,9 +40,13 @@ final class LocalFirstBound {
     return head + "never admits more than its " + quota.limit() + " a window" + stranded;
   }
 
-  /** Each JVM holds one lease of at most max(1, limit ÷ (2 × fleet)) permits. */
+  /**
+   * Each JVM holds at most a grant of c = max(1, limit ÷ (2 × fleet)) and the half left of the one
+   * before it: fleet × (c + c ÷ 2), never more than the limit.
+   */
   static long strandedAtMost(long limit, int fleet) {
-    return Math.min(limit, (long) fleet * Math.max(1, limit / (2L * fleet)));
+    long grant = Math.max(1, limit / (2L * fleet));
+    return Math.min(limit, fleet * (grant + grant / 2));
   }
 
   /** What a bucket refills in one sync: rate × sync, rounded up. */

@@ -78,7 +78,7 @@ class CheckTest {
     assertThat(out())
         .contains(
             "rule w: local_first, sync 100 ms: never admits more than its 100 a window; leases"
-                + " other JVMs hold may leave up to 48 of them unused (with 4 JVMs), given back"
+                + " other JVMs hold may leave up to 72 of them unused (with 4 JVMs), given back"
                 + " after 100 ms idle")
         .contains(
             "rule t: local_first, sync 200 ms: may admit up to 20 beyond the bucket (its refill"

@@ -1,5 +1,6 @@
 package dev.sluice.micrometer;
 
+import dev.sluice.metrics.LeaseStatus;
 import dev.sluice.metrics.Metrics;
 import dev.sluice.metrics.RuleStats;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -79,7 +80,42 @@ final class RuleMeters {
             .tag(RULE, id)
             .description("1 while a rule runs in shadow (marked so, or on trial)")
             .register(registry));
+    meters.add(
+        Gauge.builder("sluice.rule.local.first", metrics, m -> localFirst(m, id) ? 1 : 0)
+            .tag(RULE, id)
+            .description("1 while a rule is decided local-first, from leases; 0 when exact")
+            .register(registry));
+    meters.add(
+        Gauge.builder("sluice.rule.lease.held", metrics, m -> lease(m, id, LeaseStatus::permitsHeld))
+            .tag(RULE, id)
+            .description("Permits this JVM holds in a local-first rule's leases, not spent yet")
+            .register(registry));
+    String leased =
+        "Permits taken from Redis in leases, and what became of them: spent, given back, or"
+            + " unspent when their lease died (under-admission)";
+    meters.add(leaseCounter(id, "leased", LeaseStatus::leased, leased));
+    meters.add(leaseCounter(id, "spent", LeaseStatus::spent, leased));
+    meters.add(leaseCounter(id, "given_back", LeaseStatus::givenBack, leased));
+    meters.add(leaseCounter(id, "unspent", LeaseStatus::unspent, leased));
     return meters;
+  }
+
+  private Meter leaseCounter(
+      String id, String outcome, ToLongFunction<LeaseStatus> count, String description) {
+    return FunctionCounter.builder("sluice.rule.lease.permits", metrics, m -> lease(m, id, count))
+        .tags(RULE, id, "outcome", outcome)
+        .description(description)
+        .register(registry);
+  }
+
+  private static boolean localFirst(Metrics metrics, String id) {
+    return metrics.store().isShared() && metrics.localFirstSyncMicros(id) > 0;
+  }
+
+  /** A figure of the rule's leases, 0 without any (an exact rule's, or a memory store's). */
+  private static long lease(Metrics metrics, String id, ToLongFunction<LeaseStatus> figure) {
+    LeaseStatus lease = metrics.store().leases().get(id);
+    return lease == null ? 0 : figure.applyAsLong(lease);
   }
 
   private Meter counter(

@@ -2,11 +2,15 @@ package dev.sluice.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.metrics.LeaseStatus;
 import dev.sluice.metrics.Metrics;
+import dev.sluice.metrics.RoundTrips;
 import dev.sluice.metrics.RuleCounters;
+import dev.sluice.metrics.StoreStatus;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +44,28 @@ class SluiceMetersTest {
         .isEmpty();
     assertThat(count("sluice.decisions", "new", "outcome", "allowed")).isZero();
     assertThat(count("sluice.decisions", "api", "outcome", "denied")).as("kept").isEqualTo(1);
+  }
+
+  @Test
+  void aLocalFirstRuleShowsItsLeases() {
+    metrics.bindRules(List.of("api", "login"));
+    metrics.localFirst(Map.of("api", 100_000L));
+    metrics.bindStore(
+        () ->
+            StoreStatus.redis(new RoundTrips(() -> 0L), Map.of(), 2)
+                .withLeases(Map.of("api", new LeaseStatus(2, 17, 0, 90, 70, 2, 1))));
+    new SluiceMeters(metrics).bindTo(registry);
+    assertThat(registry.get("sluice.rule.local.first").tag("rule", "api").gauge().value())
+        .isEqualTo(1);
+    assertThat(registry.get("sluice.rule.local.first").tag("rule", "login").gauge().value())
+        .isZero();
+    assertThat(registry.get("sluice.rule.lease.held").tag("rule", "api").gauge().value())
+        .isEqualTo(17);
+    assertThat(count("sluice.rule.lease.permits", "api", "outcome", "leased")).isEqualTo(90);
+    assertThat(count("sluice.rule.lease.permits", "api", "outcome", "spent")).isEqualTo(70);
+    assertThat(count("sluice.rule.lease.permits", "api", "outcome", "given_back")).isEqualTo(2);
+    assertThat(count("sluice.rule.lease.permits", "api", "outcome", "unspent")).isEqualTo(1);
+    assertThat(count("sluice.rule.lease.permits", "login", "outcome", "leased")).isZero();
   }
 
   @Test

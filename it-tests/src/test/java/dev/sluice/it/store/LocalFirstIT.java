@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
 import dev.sluice.it.redis.WithStandaloneRedis;
-import dev.sluice.metrics.LeaseStats;
+import dev.sluice.metrics.LeaseStatus;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Consistency;
 import dev.sluice.store.Counters;
@@ -91,7 +91,7 @@ class LocalFirstIT extends WithStandaloneRedis {
       for (Thread thread : threads) {
         thread.join(2 * RUN_MICROS / 1000);
       }
-      Map<String, LeaseStats> stats = new TreeMap<>();
+      Map<String, LeaseStatus> stats = new TreeMap<>();
       for (int s = 0; s < FLEET; s++) {
         stats.put("store " + s, stores.get(s).leases().get("hot"));
       }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
 import dev.sluice.it.redis.WithOwnRedisProcess;
-import dev.sluice.metrics.LeaseStats;
+import dev.sluice.metrics.LeaseStatus;
 import dev.sluice.metrics.StoreStatus;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Consistency;
@@ -59,8 +59,11 @@ class LocalFirstOutageIT extends WithOwnRedisProcess {
 
     int before = admitted(rule, quota, client, 30);
     Thread.sleep(300); // a fetch ahead still in flight lands
-    LeaseStats leases = store.leases().get("api");
-    long held = leases.held();
+    LeaseStatus leases = store.leases().get("api");
+    assertThat(store.status().leases().get("api").leased())
+        .as("the store's status carries its leases, for the page and metrics")
+        .isEqualTo(leases.leased());
+    long held = leases.permitsHeld();
     long remained = LIMIT - leases.leased();
     assertThat(before).isEqualTo(30);
     assertThat(held).as("permits leased ahead of need").isPositive();

@@ -1,6 +1,6 @@
 package dev.sluice.store.redis;
 
-import dev.sluice.metrics.LeaseStats;
+import dev.sluice.metrics.LeaseStatus;
 import dev.sluice.store.Clock;
 import dev.sluice.store.Consistency;
 import dev.sluice.store.Counters;
@@ -113,7 +113,6 @@ final class LeaseBook {
       }
       RedisCounters counters = (RedisCounters) permit.counters();
       LeaseTally tally = tallies.computeIfAbsent(counters.ruleId(), id -> new LeaseTally());
-      tally.consistency = counters.consistency.toString();
       Lease made = new Lease(key, counters, permit.quota(), tally, clock.micros());
       lease = leases.putIfAbsent(key, made);
       lease = lease == null ? made : lease;
@@ -175,7 +174,7 @@ final class LeaseBook {
   }
 
   /** Each local-first rule's leases by rule id, as they stand. */
-  Map<String, LeaseStats> stats() {
+  Map<String, LeaseStatus> stats() {
     Map<String, int[]> counts = new TreeMap<>();
     Map<String, long[]> held = new TreeMap<>();
     for (Lease lease : leases.values()) {
@@ -183,7 +182,7 @@ final class LeaseBook {
       counts.computeIfAbsent(rule, r -> new int[1])[0]++;
       held.computeIfAbsent(rule, r -> new long[1])[0] += lease.held();
     }
-    Map<String, LeaseStats> stats = new TreeMap<>();
+    Map<String, LeaseStatus> stats = new TreeMap<>();
     for (Map.Entry<String, LeaseTally> e : tallies.entrySet()) {
       int[] n = counts.get(e.getKey());
       long[] h = held.get(e.getKey());

@@ -1,24 +1,21 @@
 package dev.sluice.store.redis;
 
-import dev.sluice.metrics.LeaseStats;
+import dev.sluice.metrics.LeaseStatus;
 import java.util.concurrent.atomic.LongAdder;
 
-/** How a local-first rule's leases went in this JVM since the store started: {@link LeaseStats}. */
+/** How a local-first rule's leases went in this JVM since the store started: {@link LeaseStatus}. */
 final class LeaseTally {
-  /** The rule's consistency when its last lease was made, as ratelimit.yaml says it. */
-  volatile String consistency;
   final LongAdder leased = new LongAdder();
   final LongAdder spent = new LongAdder();
   final LongAdder givenBack = new LongAdder();
   final LongAdder diedUnspent = new LongAdder();
   volatile long lastSyncMicros;
 
-  LeaseStats stats(int leases, long held) {
-    return new LeaseStats(
-        consistency,
+  LeaseStatus stats(int leases, long held) {
+    return new LeaseStatus(
         leases,
         held,
-        lastSyncMicros,
+        lastSyncMicros / 1_000,
         leased.sum(),
         spent.sum(),
         givenBack.sum(),

@@ -1,7 +1,7 @@
 package dev.sluice.store.redis;
 
 import dev.sluice.algo.Algorithm;
-import dev.sluice.metrics.LeaseStats;
+import dev.sluice.metrics.LeaseStatus;
 import dev.sluice.metrics.RoundTrips;
 import dev.sluice.metrics.StoreStatus;
 import dev.sluice.store.Clock;
@@ -459,7 +459,7 @@ public final class RedisStore implements Store {
    * Each local-first rule's leases in this JVM, by rule id: what it holds and how the permits it
    * leased went (docs/design.md, "Local-first decisions"). Empty without local-first rules.
    */
-  public Map<String, LeaseStats> leases() {
+  public Map<String, LeaseStatus> leases() {
     return leases.stats();
   }
 
@@ -470,7 +470,7 @@ public final class RedisStore implements Store {
 
   @Override
   public StoreStatus status() {
-    return StoreStatus.redis(roundTrips, breakers.states(), fleet.size());
+    return StoreStatus.redis(roundTrips, breakers.states(), fleet.size()).withLeases(leases());
   }
 
   @Override
