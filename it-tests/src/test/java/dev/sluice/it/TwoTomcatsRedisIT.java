@@ -33,6 +33,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TwoTomcatsRedisIT {
   private static final int N = 6;
+  private static final int LEASED = 20;
   private static final String RULES =
       """
       client_ip:
@@ -40,8 +41,10 @@ class TwoTomcatsRedisIT {
       rules:
         - { id: shared, match: { path: /api/hello }, key: ip, limit: %d, window: 1h,
             algorithm: token_bucket }
+        - { id: leased, match: { path: /api/leased }, key: ip, limit: %d, window: 1h,
+            algorithm: fixed_window, consistency: local_first, sync: 100ms }
       """
-          .formatted(N);
+          .formatted(N, LEASED);
   private static final String REDIS =
       """
       store:
@@ -124,6 +127,27 @@ class TwoTomcatsRedisIT {
       assertThat(retryAfter).isCloseTo(referenceRetry, within(1L));
       assertThat(number(response, RESET)).isCloseTo(number(reference, RESET), within(1L));
     }
+  }
+
+  /**
+   * A local-first rule's servers decide from leases they take from the one count in Redis: in
+   * total they never admit more than its limit in its window, and leave unused at most what the
+   * leases hold (docs/design.md: fleet × (c + c ÷ 2), c = max(1, limit ÷ 2 × fleet), here at most 2
+   * JVMs: 14 of 20). Every request past it is a proper 429 of the rule.
+   */
+  @Test
+  void twoServersOnALocalFirstRuleNeverAdmitMoreThanItsLimitInTotal() throws Exception {
+    int served = 0;
+    for (int i = 0; i < 3 * LEASED; i++) {
+      HttpResponse<String> response = (i % 2 == 0 ? a : b).get("/api/leased", "10.8.0.3");
+      if (response.statusCode() == 200) {
+        served++;
+        assertThat(number(response, LIMIT)).isEqualTo(LEASED);
+      } else {
+        assertRejected(response, "leased");
+      }
+    }
+    assertThat(served).as("admitted by both servers together").isBetween(LEASED - 14, LEASED);
   }
 
   /**
