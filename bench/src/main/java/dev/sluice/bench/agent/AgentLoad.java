@@ -26,7 +26,8 @@ import java.util.function.ToDoubleFunction;
  * the medians with same-round ratios to "no agent" and to the Filter, the CPU each side used, and
  * the issue's targets. See docs/performance.md, "The agent".
  *
- * <p>Options ({@code --name=value}): {@code variants} (none,nomatch,memory,filter,redis), {@code
+ * <p>Options ({@code --name=value}): {@code variants} (none,nomatch,memory,filter,redis; also
+ * redislf, the Redis rule decided local-first), {@code
  * loads} (wrk threads x connections: 2x32,1x1), {@code rounds} (8), {@code warmup} and {@code
  * measure} (seconds per wrk run: 10, 10), {@code path} (/api/hello), {@code jvm} (the servers'
  * flags, space-separated: -Xms512m -Xmx512m -XX:+AlwaysPreTouch), {@code profile} (variants to
@@ -38,6 +39,7 @@ import java.util.function.ToDoubleFunction;
  * under {@code taskset -c} on the others, so that wrk and Redis run there).
  */
 public final class AgentLoad {
+  private static final Variant LOCAL_FIRST = Variant.REDIS_LOCAL_FIRST;
   private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
   /** A wrk setting: threads and connections. */
@@ -112,7 +114,8 @@ public final class AgentLoad {
     if (options.containsKey("help")) {
       System.out.println(
           "java -cp bench/target/benchmarks.jar dev.sluice.bench.agent.AgentLoad [--variants=none,"
-              + "nomatch,memory,filter,redis] [--loads=2x32,1x1] [--rounds=8] [--warmup=10]"
+              + "nomatch,memory,filter,redis (or redislf)] [--loads=2x32,1x1] [--rounds=8]"
+              + " [--warmup=10]"
               + " [--measure=10] [--path=/api/hello] [--jvm='-Xms512m -Xmx512m"
               + " -XX:+AlwaysPreTouch'] [--profile=memory,filter] [--profile-seconds=30]"
               + " [--out=DIR] [--root=REPO] [--wrk=wrk] [--redis-server=redis-server]"
@@ -174,15 +177,15 @@ public final class AgentLoad {
     LocalRedis redis = null;
     Map<Variant, Server> servers = new LinkedHashMap<>();
     try {
-      if (variants.contains(Variant.REDIS)) {
+      if (variants.stream().anyMatch(v -> v.redis)) {
         String binary = option("redis-server", "redis-server");
         try {
           redis = LocalRedis.start(binary);
         } catch (IOException e) {
           throw new IllegalStateException(
               "cannot start " + binary + " (" + e.getMessage() + "): the redis variant needs"
-                  + " redis-server (Debian: apt-get install -y redis-server), or leave it out"
-                  + " with --variants=none,nomatch,memory,filter",
+                  + " redis-server (Debian: apt-get install -y redis-server), or leave the Redis"
+                  + " variants out with --variants=none,nomatch,memory,filter",
               e);
         }
       }
@@ -308,7 +311,7 @@ public final class AgentLoad {
       int seconds,
       Path script)
       throws IOException, InterruptedException {
-    boolean onRedis = server.variant == Variant.REDIS;
+    boolean onRedis = server.variant.redis;
     Map<String, Double> redisBefore = onRedis ? redis.stats() : null;
     Cpu.Machine machine = Cpu.Machine.now();
     Cpu.Times cpu = Cpu.Times.of(server.pid());
@@ -350,7 +353,7 @@ public final class AgentLoad {
         r.userMicrosPerRequest(),
         r.systemMicrosPerRequest(),
         r.percent(w.cpuSeconds()),
-        r.variant() == Variant.REDIS
+        r.variant().redis
             ? String.format(
                 Locale.ROOT,
                 "%.0f %% (%.2f requests/script)",
@@ -454,14 +457,14 @@ public final class AgentLoad {
           median(load, v, Run::switchesPerRequest),
           median(load, v, r -> r.percent(r.serverCpu())),
           median(load, v, r -> r.percent(r.wrk().cpuSeconds())),
-          v == Variant.REDIS
+          v.redis
               ? String.format(Locale.ROOT, "%.0f %%", median(load, v, r -> r.percent(r.redisCpu())))
               : "–",
-          v == Variant.REDIS
+          v.redis
               ? String.format(
                   Locale.ROOT, "%.1f", median(load, v, r -> r.redisCpu() * 1e6 / r.wrk().requests()))
               : "–",
-          v == Variant.REDIS
+          v.redis
               ? String.format(
                   Locale.ROOT,
                   "%.2f",
@@ -473,8 +476,13 @@ public final class AgentLoad {
               .mapToLong(r -> r.wrk().non2xx() + r.wrk().socketErrors() + r.wrk().wrongAnswers())
               .sum());
     }
-    if (hasBase && variants.contains(Variant.MEMORY)) {
+    if (hasBase && variants.stream().anyMatch(v -> v == Variant.MEMORY || v == LOCAL_FIRST)) {
       out.printf(Locale.ROOT, "%nTargets, wrk %s:%n", load);
+    }
+    if (hasBase && variants.contains(LOCAL_FIRST)) {
+      localFirstTargets(load, base);
+    }
+    if (hasBase && variants.contains(Variant.MEMORY)) {
       double vsBase = median(paired(load, Variant.MEMORY, base, r -> r.wrk().perSecond(), true));
       target("agent (memory) ÷ no agent, requests/s (>= 0.95)", vsBase, vsBase >= 0.95);
       if (variants.contains(filter)) {
@@ -487,6 +495,26 @@ public final class AgentLoad {
       }
       double added = median(paired(load, Variant.MEMORY, base, r -> r.wrk().p99(), false));
       target("agent (memory) p99 − no agent p99, µs (< 100)", added, added < 100);
+    }
+  }
+
+  /** Issue 29's targets of a local-first Redis rule against no agent. */
+  private void localFirstTargets(Load load, Variant base) {
+    boolean oneClient = intOption("clients", 1) == 1;
+    double floor = oneClient ? 0.90 : 0.85;
+    double vsBase = median(paired(load, LOCAL_FIRST, base, r -> r.wrk().perSecond(), true));
+    String what = "agent (Redis, local-first) ";
+    target(
+        String.format(Locale.ROOT, "%s÷ no agent, requests/s (>= %.2f)", what, floor),
+        vsBase,
+        vsBase >= floor);
+    double added = median(paired(load, LOCAL_FIRST, base, Run::serverMicrosPerRequest, false));
+    target(what + "server CPU − no agent, µs/request (<= 5)", added, added <= 5);
+    double switches = median(load, LOCAL_FIRST, Run::switchesPerRequest);
+    target(what + "context switches/request (<= 0.6)", switches, switches <= 0.6);
+    if (oneClient) {
+      double redis = median(load, LOCAL_FIRST, r -> r.redisCpu() * 1e6 / r.wrk().requests());
+      target(what + "Redis CPU µs/request, one identity (<= 1)", redis, redis <= 1);
     }
   }
 

@@ -10,15 +10,20 @@ import java.util.stream.Stream;
 /**
  * The files the variants read, written into the run's directory: one rule on the measured path
  * that allows everything (a token bucket of 1,000,000,000 per second), the same rule on a path
- * nothing requests, the rule again with the Redis store, and a copy of the example web app whose
- * web.xml maps the Filter, reading the same file as the agent's memory variant.
+ * nothing requests, the rule again with the Redis store, decided exactly and local-first, and a
+ * copy of the example web app whose web.xml maps the Filter, reading the same file as the agent's
+ * memory variant.
  */
 final class Configs {
   static final long LIMIT = 1_000_000_000L;
 
+  /** What makes the local-first variant's rule local-first (issue 29). */
+  static final String LOCAL_FIRST = "consistency: local_first\nsync: 100ms";
+
   final Path noMatch;
   final Path allow;
   final Path redis;
+  final Path redisLocalFirst;
   final Path filterWebapp;
 
   /**
@@ -33,12 +38,14 @@ final class Configs {
       Path noMatch,
       Path allow,
       Path redis,
+      Path redisLocalFirst,
       Path filterWebapp,
       Path limitedScript,
       Path unlimitedScript) {
     this.noMatch = noMatch;
     this.allow = allow;
     this.redis = redis;
+    this.redisLocalFirst = redisLocalFirst;
     this.filterWebapp = filterWebapp;
     this.limitedScript = limitedScript;
     this.unlimitedScript = unlimitedScript;
@@ -53,15 +60,13 @@ final class Configs {
   static Configs write(Path dir, Layout layout, String path, int redisPort, int clients)
       throws IOException {
     String key = clients > 1 ? "\"header:X-Client | ip\"" : "ip";
-    Path noMatch = yaml(dir.resolve("nomatch.yaml"), "memory", "", "/nothing/matches/this", key);
-    Path allow = yaml(dir.resolve("allow.yaml"), "memory", "", path, key);
-    Path redis =
-        yaml(
-            dir.resolve("redis.yaml"),
-            "redis",
-            "  redis:\n    url: redis://127.0.0.1:" + redisPort + "\n",
-            path,
-            key);
+    Path noMatch =
+        yaml(dir.resolve("nomatch.yaml"), "memory", "", "/nothing/matches/this", key, "");
+    Path allow = yaml(dir.resolve("allow.yaml"), "memory", "", path, key, "");
+    String redisStore = "  redis:\n    url: redis://127.0.0.1:" + redisPort + "\n";
+    Path redis = yaml(dir.resolve("redis.yaml"), "redis", redisStore, path, key, "");
+    Path redisLocalFirst =
+        yaml(dir.resolve("redis-local-first.yaml"), "redis", redisStore, path, key, LOCAL_FIRST);
     Path webapp = dir.resolve("filter-webapp");
     copy(layout.webapp(), webapp);
     Path webXml = webapp.resolve("WEB-INF/web.xml");
@@ -95,10 +100,11 @@ final class Configs {
             noMatch,
             allow,
             redis,
+            redisLocalFirst,
             webapp,
             wrkScript(dir.resolve("clients-limited.lua"), clients, true),
             wrkScript(dir.resolve("clients-unlimited.lua"), clients, false))
-        : new Configs(noMatch, allow, redis, webapp, null, null);
+        : new Configs(noMatch, allow, redis, redisLocalFirst, webapp, null, null);
   }
 
   /** The wrk script of {@code variant}, or null when every request comes from one client. */
@@ -154,8 +160,12 @@ final class Configs {
     return file;
   }
 
-  /** The rule every limited variant applies, on {@code path}, with the given store. */
-  private static Path yaml(Path file, String store, String storeExtra, String path, String key)
+  /**
+   * The rule every limited variant applies, on {@code path}, with the given store; {@code
+   * ruleExtra}, lines of further rule fields (none when empty).
+   */
+  private static Path yaml(
+      Path file, String store, String storeExtra, String path, String key, String ruleExtra)
       throws IOException {
     String text =
         """
@@ -170,8 +180,14 @@ final class Configs {
             limit: %d
             window: 1s
             on_error: fail_closed   # a Redis failure shows up as a 429, not as a fast local allow
-        """
-            .formatted(store, storeExtra, path, key, LIMIT);
+        %s"""
+            .formatted(
+                store,
+                storeExtra,
+                path,
+                key,
+                LIMIT,
+                ruleExtra.isEmpty() ? "" : ruleExtra.indent(4));
     Files.writeString(file, text, StandardCharsets.UTF_8);
     return file;
   }

@@ -47,6 +47,7 @@ final class Server implements AutoCloseable {
       case NO_MATCH -> command.add(agent(layout, configs.noMatch));
       case MEMORY -> command.add(agent(layout, configs.allow));
       case REDIS -> command.add(agent(layout, configs.redis));
+      case REDIS_LOCAL_FIRST -> command.add(agent(layout, configs.redisLocalFirst));
       default -> {}
     }
     command.add("-Dport=" + port);

@@ -18,7 +18,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The same RedisLoad closed loop on two builds, interleaved: each round runs the baseline's
- * benchmarks jar (A), then the candidate's (B), each in a JVM of its own, against one redis-server
+ * benchmarks jar (A) and the candidate's (B), A first in odd rounds and B first in even ones, each
+ * in a JVM of its own, against one redis-server
  * started once; then it prints B ÷ A per phase with the rounds' spread. A regression of the Redis
  * path shows as a ratio below 1 that no drift of the shared machine explains, since A and B met the
  * same drift in turns.
@@ -60,7 +61,10 @@ public final class CompareBuilds {
   private void run(List<Path> jars, int rounds, Map<String, String> options)
       throws IOException, InterruptedException {
     for (int round = 1; round <= rounds; round++) {
-      for (int build = 0; build < 2; build++) {
+      for (int turn = 0; turn < 2; turn++) {
+        // A then B in odd rounds, B then A in even ones: a machine whose load rises or falls
+        // through a round favours neither build over an even number of rounds.
+        int build = round % 2 == 1 ? turn : 1 - turn;
         String label =
             String.format(
                 Locale.ROOT,

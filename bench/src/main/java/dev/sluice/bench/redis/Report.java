@@ -148,23 +148,26 @@ final class Report {
     }
   }
 
-  /** The issue's targets, from whatever this run measured. */
+  /**
+   * The issues' targets, from whatever this run measured: issue 29's for the ceiling, the hot key
+   * and the open loop, the first Redis issue's for the rest.
+   */
   void printTargets(int threads) {
     out.printf("%nTargets (%d threads):%n", threads);
     double many = rate(SLUICE, 10_000, threads);
     double vsBucket4j = many / rate(BUCKET4J, 10_000, threads);
     target("10k keys: Sluice ÷ Bucket4j (>= 3)", vsBucket4j, vsBucket4j >= 3);
     double vsCeiling = many / pipelined(10_000);
-    target("10k keys: Sluice ÷ pipelined ceiling (>= 0.5)", vsCeiling, vsCeiling >= 0.5);
+    target("10k keys: Sluice ÷ pipelined ceiling (>= 0.8)", vsCeiling, vsCeiling >= 0.8);
     double hot = rate(SLUICE, 1, threads);
     double vsBatching = hot / rate(BATCHING, 1, threads);
-    target("hot key: Sluice ÷ Bucket4j batching (>= 1)", vsBatching, vsBatching >= 1);
+    target("hot key: Sluice ÷ Bucket4j batching (>= 1.2)", vsBatching, vsBatching >= 1.2);
     double hotVsCeiling = hot / pipelined(1);
     target("hot key: Sluice ÷ pipelined ceiling (>= 0.5)", hotVsCeiling, hotVsCeiling >= 0.5);
     for (Phase p : phases) {
       if (p.targetRate > 0 && p.limiter.equals(SLUICE)) {
         double p99 = p.result.latency().getValueAtPercentile(99) / 1e6;
-        target("p99 ms at half the highest rate, keys " + p.keys + " (< 1)", p99, p99 < 1);
+        target("p99 ms at half the highest rate, keys " + p.keys + " (< 2)", p99, p99 < 2);
       }
     }
     target(
