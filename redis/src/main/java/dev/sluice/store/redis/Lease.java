@@ -11,8 +11,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * spent and at most one fetched ahead, which takes over when the first is spent out or dies, so
  * that every permit is spent within the life of the grant it came from. Its size adapts to the
  * identity's rate: it starts at one permit (a cold identity's first request waits for one round
- * trip that takes exactly its permit), doubles when a grant is spent out within half a sync, and
- * halves when one dies with permits left. {@link LeaseBook} fetches and gives back.
+ * trip that takes exactly its permit), doubles when a grant is spent out within half a sync of its
+ * fetch by more requests than the one that fetched it, and halves when one dies with permits left.
+ * {@link LeaseBook} fetches and gives back.
  */
 final class Lease {
   final String key;
@@ -56,13 +57,20 @@ final class Lease {
     while (true) {
       Grant live = current.get();
       if (live != null && !live.expired(now) && live.spend(cost)) {
-        if (live.left() == 0 && now - live.sentAt < syncMicros / 2) {
-          want = 2 * live.size; // spent out within half a sync: the next one lasts longer
+        // Spent out within half a sync by more than one request: the next one lasts longer. A
+        // grant no bigger than one request's cost was spent by the request that fetched it, which
+        // says nothing of the rate; were it doubled, every cold identity would lease twice its
+        // need and give back the rest: two scripts a request.
+        if (live.left() == 0 && live.size > cost && now - live.sentAt < syncMicros / 2) {
+          want = 2 * live.size;
         }
         return live;
       }
       Grant ahead = next.get();
       if (ahead == null || ahead.expired(now)) {
+        if (live != null && live.left() == 0 && now - live.sentAt < syncMicros / 2) {
+          want = Math.max(want, 2 * live.size); // asked again within half a sync of the last fetch
+        }
         return null;
       }
       if (current.compareAndSet(live, ahead)) {

@@ -81,7 +81,15 @@ class LeaseTest {
     assertThat(lease.want()).as("a cold identity asks for one").isEqualTo(1);
     lease.install(grant(1, MINUTE), clock.micros(), ends);
     lease.spend(1, clock.micros(), ends);
-    assertThat(lease.want()).isEqualTo(2);
+    assertThat(lease.want()).as("spent by the request that fetched it: no rate").isEqualTo(1);
+    clock.advance(SYNC / 2);
+    assertThat(lease.spend(1, clock.micros(), ends)).as("empty").isNull();
+    assertThat(lease.want()).as("a client back half a sync later: slow").isEqualTo(1);
+    lease.install(grant(1, MINUTE), clock.micros(), ends);
+    lease.spend(1, clock.micros(), ends);
+    clock.advance(SYNC / 2 - 1);
+    assertThat(lease.spend(1, clock.micros(), ends)).as("empty").isNull();
+    assertThat(lease.want()).as("asked again within half a sync of the fetch").isEqualTo(2);
     lease.install(grant(2, MINUTE), clock.micros(), ends);
     clock.advance(SYNC / 2);
     lease.spend(1, clock.micros(), ends);
