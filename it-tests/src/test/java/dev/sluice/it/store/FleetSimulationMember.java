@@ -4,6 +4,7 @@ import dev.sluice.config.ConfigParser;
 import dev.sluice.core.Decision;
 import dev.sluice.core.Limiter;
 import dev.sluice.core.RequestView;
+import dev.sluice.core.Rules;
 import dev.sluice.metrics.StoreStatus;
 import dev.sluice.store.Clock;
 import dev.sluice.store.MemoryStore;
@@ -75,17 +76,15 @@ public final class FleetSimulationMember {
     List<Limiter> limiters = new ArrayList<>();
     try {
       for (int i = 0; i < count; i++) {
-        RedisStore store =
-            openStore(
+        limiters.add(
+            openInstance(
                 plan.seeds(),
                 plan.timeoutMillis(),
                 plan.poolSize(),
                 plan.prefix(),
-                plan.fleetSize());
-        stores.add(store);
-        Limiter limiter = new Limiter(store);
-        limiter.apply(ConfigParser.parse("fleet-simulation.yaml", plan.rulesYaml()).rules());
-        limiters.add(limiter);
+                plan.fleetSize(),
+                ConfigParser.parse("fleet-simulation.yaml", plan.rulesYaml()).rules(),
+                stores));
       }
       warmUp(limiters);
       int fleet = awaitFleet(stores, plan);
@@ -127,16 +126,30 @@ public final class FleetSimulationMember {
     }
   }
 
-  /** One instance's store: a Redis Cluster client of its own, as a gateway JVM would have. */
-  static RedisStore openStore(
-      List<URI> seeds, int timeoutMillis, int poolSize, String prefix, int fleetSize) {
-    return RedisStore.open(
-        RedisSettings.cluster(seeds, timeoutMillis, poolSize),
-        prefix,
-        fleetSize,
-        1,
-        Clock.SYSTEM,
-        MemoryStore.DEFAULT_MAX_KEYS);
+  /**
+   * One instance: a limiter applying {@code rules} on a store of its own (a Redis Cluster client of
+   * its own, as a gateway JVM would have), which is added to {@code opened} for closing.
+   */
+  static Limiter openInstance(
+      List<URI> seeds,
+      int timeoutMillis,
+      int poolSize,
+      String prefix,
+      int fleetSize,
+      Rules rules,
+      List<RedisStore> opened) {
+    RedisStore store =
+        RedisStore.open(
+            RedisSettings.cluster(seeds, timeoutMillis, poolSize),
+            prefix,
+            fleetSize,
+            1,
+            Clock.SYSTEM,
+            MemoryStore.DEFAULT_MAX_KEYS);
+    opened.add(store);
+    Limiter limiter = new Limiter(store);
+    limiter.apply(rules);
+    return limiter;
   }
 
   /**
