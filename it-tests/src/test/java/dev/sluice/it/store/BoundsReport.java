@@ -246,21 +246,22 @@ final class BoundsReport {
             + " bound: worst / least admitted |");
     out.println("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
     rows.forEach(
-        (group, phases) ->
-            phases.forEach(
-                (span, row) ->
-                    out.printf(
-                        Locale.ROOT,
-                        "| %s | %s | %s |%n",
-                        group.name(),
-                        span.name,
-                        row.cells(
-                            String.format(
-                                Locale.ROOT,
-                                "%.2f / %s",
-                                worstBound(group, span),
-                                span.fault == null
-                                    ? String.format(Locale.ROOT, "%.0f", least(group, row))
-                                    : "–")))));
+        (group, phases) -> {
+          for (Span span : spans) {
+            BoundsRow row = phases.get(span);
+            if (row != null) {
+              String bound =
+                  String.format(
+                      Locale.ROOT,
+                      "%.2f / %s",
+                      worstBound(group, span),
+                      span.fault == null
+                          ? String.format(Locale.ROOT, "%.0f", least(group, row))
+                          : "–");
+              out.printf(
+                  Locale.ROOT, "| %s | %s | %s |%n", group.name(), span.name, row.cells(bound));
+            }
+          }
+        });
   }
 }
