@@ -92,14 +92,20 @@ final class BoundsReport {
           if (span != null) {
             BoundsRow row = row(group, span);
             ks.forEach(k -> row.count(requests.get(k), exactly[k]));
-            row.window(ks.stream().filter(k -> requests.get(k).allowed()).count(), quota.limit());
+            row.window(
+                ks.stream().filter(k -> requests.get(k).allowed()).count(),
+                quota.limit(),
+                ks.stream().anyMatch(k -> requests.get(k).local()));
           }
         });
     byPhase.forEach(
         (span, ks) -> {
           BoundsRow row = row(group, span);
           ks.forEach(k -> row.count(requests.get(k), exactly[k]));
-          row.bucket(ks.stream().map(requests::get).filter(Decided::allowed).toList(), quota);
+          row.bucket(
+              ks.stream().map(requests::get).filter(Decided::allowed).toList(),
+              quota,
+              ks.stream().anyMatch(k -> requests.get(k).local()));
         });
   }
 
@@ -155,25 +161,30 @@ final class BoundsReport {
     return null;
   }
 
-  /** The worst case a row may reach (admitted ÷ limit; a bucket: see {@link BoundsRow}). */
+  /**
+   * The worst case a row may reach (admitted ÷ limit; a bucket: see {@link BoundsRow}) in {@code
+   * span}: outside the faults, for what Redis alone decided ({@link BoundsRow#worstByRedis});
+   * during a fault, and for a unit with a local decision (today's exact allowance for a call that
+   * outlived its timeout), the bound of a fault.
+   */
   double worstBound(Group group, Span span) {
+    return worstBound(group, span.fault != null);
+  }
+
+  double worstBound(Group group, boolean redisFailing) {
     Quota quota = plan.quota(group.hot());
     int fleet = plan.fleetSize();
     Quota share = quota.share(fleet);
     if (group.algorithm() == Algorithm.FIXED_WINDOW) {
       // Windows are never over-admitted; while Redis fails, each instance adds its local share.
-      return span.fault == null
-          ? 1
-          : (quota.limit() + fleet * share.limit()) / (double) quota.limit();
+      return redisFailing ? (quota.limit() + fleet * share.limit()) / (double) quota.limit() : 1;
     }
     // A bucket admits burst + rate × t (one more by rounding), local-first over-admits at most
     // rate × sync in all; while Redis fails, each instance adds a bucket of its share.
     double burst = quota.burst();
     double overSync = plan.consistencyOfRules().syncMicros() / (double) quota.emissionMicros();
     double outside = (burst + 1 + overSync) / burst;
-    return span.fault == null
-        ? outside
-        : Math.max(2, outside + fleet * (share.burst() + 1) / burst);
+    return redisFailing ? Math.max(2, outside + fleet * (share.burst() + 1) / burst) : outside;
   }
 
   /**

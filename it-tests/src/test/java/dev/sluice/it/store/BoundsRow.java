@@ -31,6 +31,14 @@ final class BoundsRow {
   /** Permits admitted over the limit (a window) or over burst + rate × t (a bucket), at most. */
   double excess;
 
+  /**
+   * The worst case among the units (identity-windows; a bucket's identities) Redis alone decided.
+   */
+  double worstByRedis;
+
+  /** Units with a decision made locally (Redis failing, or a call that outlived its timeout). */
+  long unitsWithLocal;
+
   void count(Decided d, boolean allowedExactly) {
     requests++;
     admitted += d.allowed() ? 1 : 0;
@@ -38,16 +46,27 @@ final class BoundsRow {
     allowed += allowedExactly ? 1 : 0;
   }
 
-  /** One identity-window of a window rule that admitted {@code count}. */
-  void window(long count, long limit) {
-    units++;
-    worst = Math.max(worst, count / (double) limit);
+  /**
+   * One identity-window of a window rule that admitted {@code count}, with a local decision or not.
+   */
+  void window(long count, long limit, boolean withLocal) {
+    unit(count / (double) limit, withLocal);
     excess = Math.max(excess, count - limit);
   }
 
-  /** The admissions of one identity of a token bucket rule in this phase, in the order asked. */
-  void bucket(List<Decided> admissions, Quota quota) {
+  private void unit(double worstOfUnit, boolean withLocal) {
     units++;
+    unitsWithLocal += withLocal ? 1 : 0;
+    worst = Math.max(worst, worstOfUnit);
+    worstByRedis = withLocal ? worstByRedis : Math.max(worstByRedis, worstOfUnit);
+  }
+
+  /**
+   * The admissions of one identity of a token bucket rule in this phase, in the order asked, with a
+   * local decision among its decisions or not.
+   */
+  void bucket(List<Decided> admissions, Quota quota, boolean withLocal) {
+    double worstOfUnit = 0;
     double burst = quota.burst();
     double perMicro = 1.0 / quota.emissionMicros();
     for (int j = 0; j < admissions.size(); j++) {
@@ -55,10 +74,11 @@ final class BoundsRow {
       for (int i = 0; i <= j; i++) {
         double may = burst + perMicro * (end - admissions.get(i).askedMicros());
         int count = j - i + 1;
-        worst = Math.max(worst, count / may);
+        worstOfUnit = Math.max(worstOfUnit, count / may);
         excess = Math.max(excess, count - may);
       }
     }
+    unit(worstOfUnit, withLocal);
   }
 
   double admittedOverAllowed() {
