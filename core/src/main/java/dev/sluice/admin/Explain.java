@@ -5,6 +5,7 @@ import dev.sluice.core.Limiter;
 import dev.sluice.core.RequestView;
 import dev.sluice.http.Exchange;
 import dev.sluice.metrics.Metrics;
+import dev.sluice.metrics.StoreStatus;
 import dev.sluice.support.JsonWriter;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Function;
 
 /**
  * {@code GET <admin>/explain?method=POST&path=/login&ip=203.0.113.9&header.X-API-Key=k&user=u}:
@@ -36,13 +36,15 @@ final class Explain {
     }
     Asked request = new Asked(query, path, exchange.remoteAddress());
     exchange.respond(
-        200, AdminEndpoint.JSON, render(request, limiter.explain(request), metrics::shown));
+        200, AdminEndpoint.JSON, render(request, limiter.explain(request), metrics));
   }
 
   /**
-   * @param shown an identity as the status page's top limited clients show it
+   * Each rule's entry, an identity as the status page's top limited clients show it ({@code
+   * shownAs}) and a rule's consistency and leases as the status page has them.
    */
-  static String render(Asked request, Explanation explanation, Function<String, String> shown) {
+  static String render(Asked request, Explanation explanation, Metrics metrics) {
+    StoreStatus store = metrics.store();
     JsonWriter json = new JsonWriter().beginObject();
     json.name("request").beginObject();
     json.name("method").value(request.method());
@@ -61,9 +63,11 @@ final class Explain {
       json.name("id").value(entry.ruleId());
       json.name("mode").value(entry.shadow() ? "shadow" : "enforce");
       json.name("matches").value(entry.matches());
+      long sync = metrics.localFirstSyncMicros(entry.ruleId());
+      StatusJson.consistency(json, sync, store, entry.ruleId());
       if (entry.matches()) {
         json.name("identity").value(entry.identity());
-        json.name("shownAs").value(entry.identity() == null ? null : shown.apply(entry.identity()));
+        json.name("shownAs").value(entry.identity() == null ? null : metrics.shown(entry.identity()));
         json.name("tier").value(entry.tier());
         json.name("limit").value(entry.limit());
         json.name("windowSeconds").value(entry.windowMicros() / 1e6);

@@ -2,6 +2,7 @@ package dev.sluice.admin;
 
 import dev.sluice.metrics.ConfigStatus;
 import dev.sluice.metrics.Histogram;
+import dev.sluice.metrics.LeaseStatus;
 import dev.sluice.metrics.LimitedClient;
 import dev.sluice.metrics.Metrics;
 import dev.sluice.metrics.RuleStats;
@@ -21,8 +22,9 @@ final class StatusJson {
       Metrics metrics, List<RuleStats> stats, List<History.Point> history, long now) {
     JsonWriter json = new JsonWriter().beginObject().name("time").value(now);
     config(json, metrics.config(), metrics.rawIdentities());
-    store(json, metrics.store());
-    rules(json, metrics, stats);
+    StoreStatus store = metrics.store();
+    store(json, store);
+    rules(json, metrics, store, stats);
     history(json, history);
     return json.endObject().toString();
   }
@@ -61,7 +63,8 @@ final class StatusJson {
     json.endObject().endObject();
   }
 
-  private static void rules(JsonWriter json, Metrics metrics, List<RuleStats> stats) {
+  private static void rules(
+      JsonWriter json, Metrics metrics, StoreStatus store, List<RuleStats> stats) {
     Map<String, Long> trials = metrics.trials();
     json.name("rules").beginArray();
     for (RuleStats rule : stats) {
@@ -76,6 +79,7 @@ final class StatusJson {
       json.name("delayed").value(rule.delayed());
       json.name("delayMillis").value(rule.delayMicros() / 1_000);
       json.name("waiting").value(rule.waiting());
+      consistency(json, metrics.localFirstSyncMicros(rule.ruleId()), store, rule.ruleId());
       json.name("topLimited").beginArray();
       for (LimitedClient client : rule.topLimited()) {
         json.beginObject();
@@ -87,6 +91,32 @@ final class StatusJson {
       json.endArray().endObject();
     }
     json.endArray();
+  }
+
+  /**
+   * A rule's consistency, and for a local-first one in a shared store its leases here: the local
+   * allowance, the last sync and what was leased, spent, given back and left unspent.
+   */
+  static void consistency(JsonWriter json, long syncMicros, StoreStatus store, String ruleId) {
+    boolean localFirst = syncMicros > 0 && store.isShared();
+    json.name("consistency").value(localFirst ? "local_first" : "exact");
+    if (!localFirst) {
+      return;
+    }
+    json.name("syncMillis").value(syncMicros / 1_000);
+    LeaseStatus leases = store.leases().get(ruleId);
+    if (leases == null) {
+      return;
+    }
+    json.name("leases").beginObject();
+    json.name("count").value(leases.leases());
+    json.name("permitsHeld").value(leases.permitsHeld());
+    json.name("lastSyncAt").value(leases.lastSyncMillis());
+    json.name("leased").value(leases.leased());
+    json.name("spent").value(leases.spent());
+    json.name("givenBack").value(leases.givenBack());
+    json.name("unspent").value(leases.unspent());
+    json.endObject();
   }
 
   private static void history(JsonWriter json, List<History.Point> points) {

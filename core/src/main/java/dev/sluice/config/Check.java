@@ -1,5 +1,6 @@
 package dev.sluice.config;
 
+import dev.sluice.core.Rule;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -122,6 +123,16 @@ public final class Check {
                       + " version is published in Redis, and edits to them are not applied while"
                       + " one is"
                   : ""));
+      if (!publishing) {
+        for (Rule rule : config.rules().rules()) {
+          if (!rule.consistency().isExact()) {
+            out.println(
+                config.store().redis() == null
+                    ? "rule " + rule.id() + ": local_first, decided exactly by the memory store"
+                    : LocalFirstBound.of(rule, config.store().fleetAtLeast()));
+          }
+        }
+      }
       for (ConfigError warning : config.warnings()) {
         warnings.println("warning: " + warning);
       }

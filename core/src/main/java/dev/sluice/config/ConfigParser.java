@@ -10,6 +10,7 @@ import dev.sluice.core.Responses;
 import dev.sluice.core.Rule;
 import dev.sluice.core.Rules;
 import dev.sluice.core.Tiers;
+import dev.sluice.store.Consistency;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -165,6 +166,7 @@ public final class ConfigParser {
     Fields storeFields = top.fields("store");
     Fields fleetFields = top.fields("fleet");
     int errorsBefore = problems.errorCount();
+    Consistency storeConsistency = ConsistencyReader.store(storeFields, problems);
     StoreSettings store = new StoreReader(problems, environment).read(storeFields, fleetFields);
     boolean rulesFromRedis = rulesFrom(top, store, problems.errorCount() == errorsBefore);
     Fields defaultFields = top.fields("defaults");
@@ -187,7 +189,7 @@ public final class ConfigParser {
     List<Rule> rules = new ArrayList<>();
     Node ruleList = top.take("rules");
     if (ruleList != null) {
-      RuleReader reader = new RuleReader(problems, defaults, tierReader);
+      RuleReader reader = new RuleReader(problems, defaults, tierReader, storeConsistency);
       List<Node> items = top.items(ruleList, "rules");
       if (items.size() > MAX_RULES) {
         problems.at(

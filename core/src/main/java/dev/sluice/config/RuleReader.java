@@ -6,6 +6,7 @@ import dev.sluice.core.Delay;
 import dev.sluice.core.PathPattern;
 import dev.sluice.core.Rule;
 import dev.sluice.core.RuleResponse;
+import dev.sluice.store.Consistency;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -32,19 +33,25 @@ final class RuleReader {
     "shadow",
     "tiers",
     "response",
-    "delay"
+    "delay",
+    "consistency",
+    "sync"
   };
   static final String ID = "[A-Za-z0-9_.-]{1,64}";
 
   private final Problems problems;
   private final RuleValues defaults;
   private final TierReader tiers;
+  private final Consistency storeConsistency;
   private final Set<String> ids = new HashSet<>();
 
-  RuleReader(Problems problems, RuleValues defaults, TierReader tiers) {
+  /** @param storeConsistency the store-wide default, under the rule's and the defaults' */
+  RuleReader(
+      Problems problems, RuleValues defaults, TierReader tiers, Consistency storeConsistency) {
     this.problems = problems;
     this.defaults = defaults;
     this.tiers = tiers;
+    this.storeConsistency = storeConsistency;
   }
 
   /** Returns the rule, or null after reporting why it is not one. */
@@ -62,6 +69,7 @@ final class RuleReader {
     f.finish(FIELDS);
     Delay delay = DelayReader.read(delayFields, f.pathOf("delay"), v, problems);
     Quota quota = quota(v, delay);
+    Consistency consistency = ConsistencyReader.rule(v, storeConsistency, delay, problems);
     if (v.key == null && !v.given("key")) {
       missing(v, "key");
     }
@@ -74,6 +82,7 @@ final class RuleReader {
       rule.onError(v.onError);
     }
     rule.shadow(Boolean.TRUE.equals(v.shadow)).response(response).delay(delay);
+    rule.consistency(consistency);
     if (v.tiers != null) {
       for (Map.Entry<String, Long> tier : v.tiers.entrySet()) {
         tiers.warnIfNeverGiven(

@@ -15,7 +15,17 @@ import org.yaml.snakeyaml.nodes.Node;
  */
 final class RuleValues {
   static final String[] FIELDS = {
-    "key", "limit", "window", "algorithm", "burst", "cost", "on_error", "shadow", "tiers"
+    "key",
+    "limit",
+    "window",
+    "algorithm",
+    "burst",
+    "cost",
+    "on_error",
+    "shadow",
+    "tiers",
+    "consistency",
+    "sync"
   };
 
   Key key;
@@ -27,6 +37,8 @@ final class RuleValues {
   OnError onError;
   Boolean shadow;
   Map<String, Long> tiers;
+  ConsistencyReader.Choice consistency;
+  Long syncMicros;
 
   /** Where {@link #tiers} were given: in the rule, or in the defaults. */
   Fields tierFields;
@@ -52,6 +64,8 @@ final class RuleValues {
     v.cost = f.positive("cost");
     v.onError = f.choice("on_error", OnError.class);
     v.shadow = f.bool("shadow");
+    v.consistency = f.choice("consistency", ConsistencyReader.Choice.class);
+    v.syncMicros = ConsistencyReader.syncOf(f, problems);
     v.tierFields = f.fields("tiers");
     if (v.tierFields != null) {
       v.tiers = tierLimits(v.tierFields);
@@ -89,6 +103,8 @@ final class RuleValues {
     v.onError = onError != null ? onError : defaults.onError;
     v.shadow = shadow != null ? shadow : defaults.shadow;
     v.tiers = tiers != null ? tiers : defaults.tiers;
+    v.consistency = consistency != null ? consistency : defaults.consistency;
+    v.syncMicros = syncMicros != null ? syncMicros : defaults.syncMicros;
     v.tierFields = tiers != null ? tierFields : defaults.tierFields;
     return v;
   }

@@ -93,6 +93,7 @@ final class RulesDiff {
     change(changes, "cost", was.cost(), is.cost());
     change(changes, "on_error", name(was.onError()), name(is.onError()));
     change(changes, "mode", mode(was), mode(is));
+    change(changes, "consistency", was.consistency(), is.consistency());
     if (was.algorithm() != is.algorithm() || !window(was).equals(window(is))) {
       changes.add("counts start over");
     }

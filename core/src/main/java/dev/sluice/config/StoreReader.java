@@ -44,7 +44,8 @@ final class StoreReader {
           StoreSettings.KEY_PREFIX_RULE + ", got \"" + prefix + "\"");
     }
     Fields redis = store.fields("redis");
-    store.finish("type", "max_keys", "key_prefix", "redis");
+    // consistency and sync are the rules' store-wide default: ConsistencyReader reads them.
+    store.finish("type", "max_keys", "key_prefix", "redis", "consistency", "sync");
     if (type == null || type.equals("memory")) {
       if (redis != null) {
         problems.at(redis.node(), store.pathOf("redis"), "applies to type: redis only");

@@ -91,6 +91,11 @@ public final class StoreSettings {
     return redis(MemoryStore.DEFAULT_MAX_KEYS, redis, keyPrefix, 0, 1);
   }
 
+  /** The JVMs sharing the limits: the fleet's size, or for auto the fewest it is taken for. */
+  int fleetAtLeast() {
+    return fleetSize == 0 ? fleetMin : fleetSize;
+  }
+
   public String type() {
     return redis == null ? "memory" : "redis";
   }

@@ -8,8 +8,10 @@ import dev.sluice.store.Store;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -73,6 +75,7 @@ public final class Limiter {
     Counters[] counters = new Counters[rules.rules().size()];
     List<String> ids = new ArrayList<>(counters.length);
     Set<String> shadow = new HashSet<>();
+    Map<String, Long> localFirst = new HashMap<>();
     for (int i = 0; i < counters.length; i++) {
       Rule rule = rules.rules().get(i);
       counters[i] =
@@ -81,12 +84,15 @@ public final class Limiter {
       ids.add(rule.id());
       if (rule.shadow()) {
         shadow.add(rule.id());
+      } else if (!rule.consistency().isExact()) {
+        localFirst.put(rule.id(), rule.consistency().syncMicros());
       }
     }
     RuleCounters[] counted = null;
     if (metrics != null) {
       counted = metrics.bindRules(ids);
       metrics.inShadow(shadow);
+      metrics.localFirst(localFirst);
     }
     bound = new Bound(rules, store, counters, counted);
     List<Counters> kept = new ArrayList<>(Arrays.asList(counters));

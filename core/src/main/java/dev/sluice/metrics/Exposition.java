@@ -33,9 +33,12 @@ final class Exposition {
 
   static String render(Metrics metrics) {
     PrometheusText out = new PrometheusText();
-    rules(out, metrics, metrics.rules());
+    List<RuleStats> rules = metrics.rules();
+    StoreStatus store = metrics.store();
+    rules(out, metrics, rules);
+    leases(out, metrics, rules, store);
     trials(out, metrics.trials());
-    store(out, metrics.store());
+    store(out, store);
     config(out, metrics.config());
     return out.text();
   }
@@ -100,6 +103,48 @@ final class Exposition {
       for (LimitedClient client : r.topLimited()) {
         out.sample(top, client.getDenials(), RULE, r.ruleId(), "client", client.getClient());
       }
+    }
+  }
+
+  /** Each rule's consistency; for a local-first rule in a shared store, its leases here. */
+  private static void leases(
+      PrometheusText out, Metrics metrics, List<RuleStats> rules, StoreStatus store) {
+    String localFirst = "sluice_rule_local_first";
+    out.family(
+        localFirst,
+        "gauge",
+        "1 while a rule is decided local-first, from leases of permits taken from Redis ahead of"
+            + " need; 0 when exact (every decision Redis's).");
+    for (RuleStats r : rules) {
+      boolean leased = store.isShared() && metrics.localFirstSyncMicros(r.ruleId()) > 0;
+      out.sample(localFirst, leased ? 1 : 0, RULE, r.ruleId());
+    }
+    if (store.leases().isEmpty()) {
+      return;
+    }
+    String held = "sluice_rule_lease_permits_held";
+    out.family(held, "gauge", "Permits this JVM holds in leases, not spent yet: its allowance.");
+    for (Map.Entry<String, LeaseStatus> rule : store.leases().entrySet()) {
+      out.sample(held, rule.getValue().permitsHeld(), RULE, rule.getKey());
+    }
+    String sync = "sluice_rule_lease_last_sync_timestamp_seconds";
+    out.family(sync, "gauge", "When Redis last answered for a lease of the rule; 0 never.");
+    for (Map.Entry<String, LeaseStatus> rule : store.leases().entrySet()) {
+      out.sample(sync, rule.getValue().lastSyncMillis() / 1e3, RULE, rule.getKey());
+    }
+    String permits = "sluice_rule_lease_permits_total";
+    out.family(
+        permits,
+        "counter",
+        "Permits taken from Redis in leases (leased), and what became of them: spent on requests,"
+            + " given back unused, or unspent when their lease died (the rule's under-admission"
+            + " here).");
+    for (Map.Entry<String, LeaseStatus> rule : store.leases().entrySet()) {
+      LeaseStatus l = rule.getValue();
+      out.sample(permits, l.leased(), RULE, rule.getKey(), "outcome", "leased");
+      out.sample(permits, l.spent(), RULE, rule.getKey(), "outcome", "spent");
+      out.sample(permits, l.givenBack(), RULE, rule.getKey(), "outcome", "given_back");
+      out.sample(permits, l.unspent(), RULE, rule.getKey(), "outcome", "unspent");
     }
   }
 

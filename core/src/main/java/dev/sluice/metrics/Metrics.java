@@ -3,6 +3,7 @@ package dev.sluice.metrics;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +36,7 @@ public final class Metrics {
   private volatile ConfigStatus config = ConfigStatus.NONE;
   private volatile Map<String, Long> trials = Collections.emptyMap();
   private volatile Set<String> inShadow = Collections.emptySet();
+  private volatile Map<String, Long> localFirst = Collections.emptyMap();
   private final List<Runnable> rulesChanged = new CopyOnWriteArrayList<>();
   private final LongAdder topListsWorkedOut = new LongAdder();
 
@@ -127,6 +129,17 @@ public final class Metrics {
   /** Whether the rule {@code ruleId} runs in shadow now (counts, never denies). */
   public boolean inShadow(String ruleId) {
     return inShadow.contains(ruleId);
+  }
+
+  /** The rules in force decided local-first, each with its sync in microseconds. */
+  public void localFirst(Map<String, Long> syncMicrosByRule) {
+    localFirst = Collections.unmodifiableMap(new HashMap<>(syncMicrosByRule));
+  }
+
+  /** The sync of {@code ruleId} if it is decided local-first, else 0: exactly. */
+  public long localFirstSyncMicros(String ruleId) {
+    Long sync = localFirst.get(ruleId);
+    return sync == null ? 0 : sync;
   }
 
   /** What each rule in force decided, in the order of the file. */

@@ -15,7 +15,8 @@ public final class StoreStatus {
           0,
           0,
           Collections.<String, String>emptyMap(),
-          1);
+          1,
+          Collections.<String, LeaseStatus>emptyMap());
 
   public static final String CLOSED = "closed";
   public static final String OPEN = "open";
@@ -28,6 +29,7 @@ public final class StoreStatus {
   private final long errors;
   private final Map<String, String> breakers;
   private final int fleetSize;
+  private final Map<String, LeaseStatus> leases;
 
   private StoreStatus(
       String type,
@@ -36,7 +38,8 @@ public final class StoreStatus {
       long commands,
       long errors,
       Map<String, String> breakers,
-      int fleetSize) {
+      int fleetSize,
+      Map<String, LeaseStatus> leases) {
     this.type = type;
     this.recentRoundTrips = recentRoundTrips;
     this.allRoundTrips = allRoundTrips;
@@ -44,6 +47,7 @@ public final class StoreStatus {
     this.errors = errors;
     this.breakers = Collections.unmodifiableMap(new LinkedHashMap<>(breakers));
     this.fleetSize = fleetSize;
+    this.leases = Collections.unmodifiableMap(new LinkedHashMap<>(leases));
   }
 
   /**
@@ -60,7 +64,19 @@ public final class StoreStatus {
         roundTrips.commands(),
         roundTrips.failures(),
         breakers,
-        fleet);
+        fleet,
+        Collections.<String, LeaseStatus>emptyMap());
+  }
+
+  /** This status with the leases of its local-first rules, by rule id. */
+  public StoreStatus withLeases(Map<String, LeaseStatus> byRule) {
+    return new StoreStatus(
+        type, recentRoundTrips, allRoundTrips, commands, errors, breakers, fleetSize, byRule);
+  }
+
+  /** The leases of each local-first rule in force, by rule id; none for other rules. */
+  public Map<String, LeaseStatus> leases() {
+    return leases;
   }
 
   /** {@code memory} or {@code redis}. */

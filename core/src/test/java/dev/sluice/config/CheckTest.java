@@ -62,6 +62,44 @@ class CheckTest {
   }
 
   @Test
+  void eachLocalFirstRuleGetsItsBoundInItsOwnNumbers() throws IOException {
+    Path file =
+        write(
+            """
+            store: { type: redis, redis: { url: redis://127.0.0.1 }, consistency: local_first }
+            fleet: { size: 4 }
+            rules:
+              - { id: w, match: { path: /w }, key: ip, limit: 100, window: 1s }
+              - { id: t, match: { path: /t }, key: ip, limit: 100, window: 1s,
+                  algorithm: token_bucket, sync: 200ms }
+              - { id: e, match: { path: /e }, key: ip, limit: 100, window: 1s, consistency: exact }
+            """);
+    assertThat(run(file.toString())).isZero();
+    assertThat(out())
+        .contains(
+            "rule w: local_first, sync 100 ms: never admits more than its 100 a window; leases"
+                + " other JVMs hold may leave up to 48 of them unused (with 4 JVMs), given back"
+                + " after 100 ms idle")
+        .contains(
+            "rule t: local_first, sync 200 ms: may admit up to 20 beyond the bucket (its refill"
+                + " over one sync), fleet-wide")
+        .doesNotContain("rule e:");
+  }
+
+  @Test
+  void theMemoryStoreDecidesLocalFirstRulesExactly() throws IOException {
+    Path file =
+        write(
+            """
+            rules:
+              - { id: w, match: { path: /w }, key: ip, limit: 5, window: 1m,
+                  consistency: local_first }
+            """);
+    assertThat(run(file.toString())).isZero();
+    assertThat(out()).contains("rule w: local_first, decided exactly by the memory store");
+  }
+
+  @Test
   void invalidFilePrintsEveryErrorWithItsLine() throws IOException {
     Path file =
         write(

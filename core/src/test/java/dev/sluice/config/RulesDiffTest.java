@@ -105,6 +105,16 @@ class RulesDiffTest {
   }
 
   @Test
+  void aChangeOfConsistencyIsNamedAndKeepsTheCounts() {
+    String rule = "{ id: api, match: { path: /api }, key: ip, limit: 5, window: 1m%s }";
+    assertThat(
+            RulesDiff.between(
+                rules(String.format(rule, "")),
+                rules(String.format(rule, ", consistency: local_first, sync: 250ms"))))
+        .hasToString("changed api (consistency exact->local_first (sync 250 ms))");
+  }
+
+  @Test
   void sameRulesAreNoChange() {
     assertThat(RulesDiff.between(rules(LOGIN), rules(LOGIN)))
         .hasToString("no rule added, changed or removed");

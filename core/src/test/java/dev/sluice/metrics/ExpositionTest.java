@@ -42,7 +42,11 @@ class ExpositionTest {
     Map<String, String> breakers = new LinkedHashMap<>();
     breakers.put("10.0.0.1:6379", StoreStatus.CLOSED);
     breakers.put("cluster, master 10.0.0.2:6379", StoreStatus.PROBING);
-    metrics.bindStore(() -> StoreStatus.redis(roundTrips, breakers, 3));
+    metrics.localFirst(Map.of("api", 100_000L));
+    metrics.bindStore(
+        () ->
+            StoreStatus.redis(roundTrips, breakers, 3)
+                .withLeases(Map.of("api", new LeaseStatus(2, 17, 1_800_000_000_500L, 90, 70, 2, 1))));
     metrics.applied(ShortHash.of("rules: []"), 2);
     metrics.reloaded(ConfigStatus.Reload.UNCHANGED, null);
     metrics.trials(Map.of("api", 1_800_000_600_500L));
@@ -87,6 +91,7 @@ class ExpositionTest {
             "sluice_rule_local_decisions_total",
             "sluice_rule_delayed_total",
             "sluice_rule_delay_seconds_total",
+            "sluice_rule_lease_permits_total",
             "sluice_redis_pipeline_commands_total",
             "sluice_redis_errors_total");
   }
@@ -107,6 +112,20 @@ class ExpositionTest {
         .singleElement()
         .asString()
         .matches(".*client=\"ip=[0-9a-f]{12}\"}");
+  }
+
+  @Test
+  void aLocalFirstRuleReportsItsLeases() {
+    assertThat(samples(redisText()))
+        .containsEntry("sluice_rule_local_first{rule=\"api\"}", 1.0)
+        .containsEntry("sluice_rule_local_first{rule=\"login\"}", 0.0)
+        .containsEntry("sluice_rule_lease_permits_held{rule=\"api\"}", 17.0)
+        .containsEntry("sluice_rule_lease_last_sync_timestamp_seconds{rule=\"api\"}", 1.8000000005E9)
+        .containsEntry("sluice_rule_lease_permits_total{rule=\"api\",outcome=\"leased\"}", 90.0)
+        .containsEntry("sluice_rule_lease_permits_total{rule=\"api\",outcome=\"spent\"}", 70.0)
+        .containsEntry(
+            "sluice_rule_lease_permits_total{rule=\"api\",outcome=\"given_back\"}", 2.0)
+        .containsEntry("sluice_rule_lease_permits_total{rule=\"api\",outcome=\"unspent\"}", 1.0);
   }
 
   @Test

@@ -31,6 +31,8 @@ final class CannedStatus {
     add(rule("login", "enforce", 120, 7, 0, 3, 1, 4, 1_000, 2), client(hostileClient, 5, 1));
     rules.get("login").getAsJsonArray("topLimited").add(client("203.0.113.9", 2, 0));
     add(rule("api", "enforce", 4321, 12, 0, 0, 0, 0, 0, 0), client("key:abc", 12, 2));
+    rules.get("api").addProperty("consistency", "local_first");
+    rules.get("api").addProperty("syncMillis", 100);
     add(rule("search", "shadow", 50, 0, 9, 0, 0, 0, 0, 0), null);
     rules.get("search").addProperty("enforcesAt", start + 600_000); // on trial for ten minutes
     for (int ago = 6; ago >= 1; ago--) {
@@ -117,6 +119,9 @@ final class CannedStatus {
     JsonArray current = new JsonArray();
     for (JsonObject rule : rules.values()) {
       JsonObject now = rule.deepCopy();
+      if (now.has("syncMillis")) {
+        now.add("leases", leases(status.get("time").getAsLong()));
+      }
       long[] flow = flows.get(rule.get("id").getAsString());
       if (flow != null) {
         long more = (System.currentTimeMillis() - flow[0]) * flow[1] / 1000;
@@ -130,6 +135,19 @@ final class CannedStatus {
     past.add("points", history.deepCopy());
     status.add("history", past);
     return new Gson().toJson(status);
+  }
+
+  /** A local-first rule's leases, last synced two seconds before {@code now}. */
+  private static JsonObject leases(long now) {
+    JsonObject leases = new JsonObject();
+    leases.addProperty("count", 3);
+    leases.addProperty("permitsHeld", 42);
+    leases.addProperty("lastSyncAt", now - 2_000);
+    leases.addProperty("leased", 500);
+    leases.addProperty("spent", 450);
+    leases.addProperty("givenBack", 6);
+    leases.addProperty("unspent", 2);
+    return leases;
   }
 
   private static JsonObject redisStore() {

@@ -120,13 +120,18 @@ final class IdentityCall {
     List<String> args = new ArrayList<>(1 + 5 * permits.size());
     args.add(time);
     for (Permit p : permits) {
-      args.add(((RedisCounters) p.counters()).code);
-      args.add(Long.toString(p.quota().windowMicros()));
-      args.add(Long.toString(p.quota().emissionMicros()));
-      args.add(Long.toString(p.cost()));
-      args.add(Long.toString(p.take()));
+      addRefund(args, ((RedisCounters) p.counters()).code, p.quota(), p.cost(), p.take());
     }
     return args;
+  }
+
+  /** Appends one key's five values of refund.lua: give back {@code cost} of {@code take}. */
+  static void addRefund(List<String> args, String code, Quota quota, long cost, long take) {
+    args.add(code);
+    args.add(Long.toString(quota.windowMicros()));
+    args.add(Long.toString(quota.emissionMicros()));
+    args.add(Long.toString(cost));
+    args.add(Long.toString(take));
   }
 
   /**

@@ -37,11 +37,18 @@ final class LastAnswers {
       if (permit.counters().algorithm() == Algorithm.TOKEN_BUCKET) {
         continue;
       }
-      int hash = spread(call.keys.get(i).hashCode());
-      long remaining = Math.min(SATURATED, Math.max(0, permit.verdict().remaining()));
-      slots.lazySet(
-          hash & (SLOTS - 1), call.take(i) << 32 | (long) (hash >>> 20) << 20 | remaining);
+      answered(call.keys.get(i), call.take(i), permit.verdict().remaining());
     }
+  }
+
+  /**
+   * Keeps that Redis left {@code remaining} of window {@code window} for {@code key} once it had
+   * counted what it allowed (a fixed or sliding window's: a lease's grant, or a request).
+   */
+  void answered(String key, long window, long remaining) {
+    int hash = spread(key.hashCode());
+    long kept = Math.min(SATURATED, Math.max(0, remaining));
+    slots.lazySet(hash & (SLOTS - 1), window << 32 | (long) (hash >>> 20) << 20 | kept);
   }
 
   /**

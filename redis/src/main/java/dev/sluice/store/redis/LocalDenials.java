@@ -52,17 +52,31 @@ final class LocalDenials {
   }
 
   void remember(String key, Permit denied) {
+    Verdict verdict = denied.verdict();
+    remember(
+        key,
+        denied.quota(),
+        slack(denied),
+        verdict.retryAfterMicros(),
+        verdict.resetMicros(),
+        verdict.remaining());
+  }
+
+  /**
+   * Remembers that Redis denied a request of one permit under {@code quota} of a rule of {@code
+   * algorithm} for {@code key}: a lease call that found no permit to grant.
+   */
+  void remember(
+      String key, Algorithm algorithm, Quota quota, long retryMicros, long resetMicros, long left) {
+    remember(key, quota, slack(algorithm, quota, 1), retryMicros, resetMicros, left);
+  }
+
+  private void remember(
+      String key, Quota quota, long slack, long retryMicros, long resetMicros, long remaining) {
     if (denials.size() < MAX_KEYS) {
       long now = clock.micros();
-      Verdict verdict = denied.verdict();
       denials.put(
-          key,
-          new Denial(
-              now + verdict.retryAfterMicros(),
-              now + verdict.resetMicros(),
-              verdict.remaining(),
-              denied.quota(),
-              slack(denied)));
+          key, new Denial(now + retryMicros, now + resetMicros, remaining, quota, slack));
     }
   }
 
@@ -75,10 +89,13 @@ final class LocalDenials {
    * it does.
    */
   private static long slack(Permit permit) {
-    Quota quota = permit.quota();
-    return permit.counters().algorithm() == Algorithm.TOKEN_BUCKET
-        ? quota.toleranceMicros() - permit.cost() * quota.emissionMicros()
-        : quota.limit() - permit.cost();
+    return slack(permit.counters().algorithm(), permit.quota(), permit.cost());
+  }
+
+  private static long slack(Algorithm algorithm, Quota quota, long cost) {
+    return algorithm == Algorithm.TOKEN_BUCKET
+        ? quota.toleranceMicros() - cost * quota.emissionMicros()
+        : quota.limit() - cost;
   }
 
   void forgetAll() {

@@ -75,6 +75,24 @@ final class Maintenance implements AutoCloseable {
         this::followWhileFailing, FOLLOW_MILLIS, FOLLOW_MILLIS, TimeUnit.MILLISECONDS);
   }
 
+  /**
+   * Runs {@code task} on this thread every {@code millis}, from now until the store closes; a
+   * throwable is logged and the task runs again.
+   */
+  void every(long millis, Runnable task) {
+    thread.scheduleWithFixedDelay(
+        () -> {
+          try {
+            task.run();
+          } catch (Throwable t) {
+            failures.log("Sluice's Redis maintenance failed; it runs again", t);
+          }
+        },
+        millis,
+        millis,
+        TimeUnit.MILLISECONDS);
+  }
+
   /** The connected client, or null while Redis has never been reached. */
   ConnectedClient client() {
     return client;

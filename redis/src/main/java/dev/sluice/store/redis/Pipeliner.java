@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -166,7 +167,7 @@ final class Pipeliner implements AutoCloseable {
    * many calls (a handover does); collect its reply with {@link #await} by the same {@code
    * deadline}, past which it is not sent. {@code args} must be mutable.
    */
-  Future<Object> submit(
+  CompletableFuture<Object> submit(
       Script script, Breaker master, List<String> keys, List<String> args, long deadline) {
     PendingCall call = new PendingCall(script, master, keys, args, deadline);
     enqueue(call);
@@ -179,7 +180,7 @@ final class Pipeliner implements AutoCloseable {
   }
 
   /** The reply of a submitted call, waited for until {@code deadline} ({@link System#nanoTime}). */
-  Object await(Future<Object> reply, long deadline) {
+  Object await(Future<?> reply, long deadline) {
     try {
       return reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {

@@ -2,6 +2,7 @@ package dev.sluice.store.redis;
 
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
+import dev.sluice.store.Consistency;
 import dev.sluice.store.Counters;
 import dev.sluice.store.Hash128;
 import java.util.List;
@@ -18,10 +19,21 @@ final class RedisCounters implements Counters {
   final Counters local;
 
   final String code;
+  final Consistency consistency;
+
+  /** Whether permits are decided from leases ({@link LeaseBook}): read once per permit. */
+  final boolean localFirst;
+
   private final long salt;
 
   RedisCounters(Counters local) {
+    this(local, Consistency.EXACT);
+  }
+
+  RedisCounters(Counters local, Consistency consistency) {
     this.local = local;
+    this.consistency = consistency;
+    this.localFirst = !consistency.isExact();
     this.code = codeOf(local.algorithm());
     this.salt = RedisKey.ruleSalt(local.ruleId(), local.algorithm(), local.windowMicros());
   }

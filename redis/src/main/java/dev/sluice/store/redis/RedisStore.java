@@ -1,9 +1,11 @@
 package dev.sluice.store.redis;
 
 import dev.sluice.algo.Algorithm;
+import dev.sluice.metrics.LeaseStats;
 import dev.sluice.metrics.RoundTrips;
 import dev.sluice.metrics.StoreStatus;
 import dev.sluice.store.Clock;
+import dev.sluice.store.Consistency;
 import dev.sluice.store.Counters;
 import dev.sluice.store.Hash128;
 import dev.sluice.store.MemoryStore;
@@ -14,6 +16,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -34,10 +37,19 @@ import redis.clients.jedis.exceptions.JedisException;
  * Redis answers again, what was admitted locally is charged to it before limits are shared again
  * ({@link Handover}), so the switch admits no second limit on top of the local shares. Connecting,
  * handing over and the fleet's heartbeat run on their own thread ({@link Maintenance}).
+ *
+ * <p>A local-first rule's permits are taken from leases of permits Redis granted ahead of need
+ * ({@link LeaseBook}), with no round trip on the common path; exact rules' permits never meet them.
  */
 public final class RedisStore implements Store {
   /** How long a refund may wait in the queue before it is dropped. */
   private static final long REFUND_PATIENCE_NANOS = 1_000_000_000L;
+
+  /**
+   * How often leases that died or sat idle for their sync give back what they left: unspent
+   * permits come back within sync + this.
+   */
+  static final long SWEEP_MILLIS = 100;
 
   private final String prefix;
   final ScriptTime time;
@@ -48,6 +60,7 @@ public final class RedisStore implements Store {
   private final Fleet fleet;
   private final RoundTrips roundTrips;
   private final Maintenance maintenance;
+  private final LeaseBook leases;
 
   /**
    * A store whose auto fleet ({@code fleetSize} 0) is taken for one JVM at least.
@@ -94,6 +107,13 @@ public final class RedisStore implements Store {
     this.maintenance =
         new Maintenance(
             connector, timeoutMillis, breakers, denials, ledger, fleet, time, roundTrips);
+    this.leases =
+        new LeaseBook(
+            clock,
+            breakers,
+            denials,
+            new LeaseCalls(clock, fleet, time, breakers, denials, answers, maintenance::client));
+    maintenance.every(SWEEP_MILLIS, leases::sweep);
   }
 
   /** {@link #open(RedisSettings, String, int, int, Clock, long)} of a fleet of one JVM at least. */
@@ -131,7 +151,17 @@ public final class RedisStore implements Store {
 
   @Override
   public Counters counters(String ruleId, Algorithm algorithm, long windowMicros) {
-    return new RedisCounters(share.counters(ruleId, algorithm, windowMicros));
+    return counters(ruleId, algorithm, windowMicros, Consistency.EXACT);
+  }
+
+  /**
+   * A local-first rule's permits are taken from leases ({@link LeaseBook}) but when shadow (taken
+   * alone) or delayed (a queue needs the slot Redis reserves): those stay exact.
+   */
+  @Override
+  public Counters counters(
+      String ruleId, Algorithm algorithm, long windowMicros, Consistency consistency) {
+    return new RedisCounters(share.counters(ruleId, algorithm, windowMicros), consistency);
   }
 
   @Override
@@ -166,19 +196,89 @@ public final class RedisStore implements Store {
   /** Takes {@code permits} all or none; the first call sent carries {@code alone}'s, if any. */
   private void takeTogether(List<Permit> permits, AloneCalls alone) {
     String[] keys = keysOf(permits);
+    boolean leased = false;
     for (int i = 0; i < keys.length; i++) {
       if (denials.deny(keys[i], permits.get(i))) {
         return;
       }
+      leased |= LeaseBook.leased(permits.get(i));
     }
-    List<IdentityCall> calls = IdentityCall.byIdentity(permits, keys);
     ConnectedClient current = maintenance.client();
+    // One budget for the whole decision, however many identities (calls) it takes.
+    long deadline = current == null ? 0 : current.pipeliner.deadlineFromNow();
+    if (!leased) {
+      takeExactly(permits, keys, alone, current, deadline);
+    } else if (permits.size() == 1) {
+      if (leases.take(permits.get(0), keys[0], permits, current, deadline) == null) {
+        takeExactly(permits, keys, alone, current, deadline);
+      }
+    } else {
+      takeFromLeasesFirst(permits, keys, alone, current, deadline);
+    }
+  }
+
+  /**
+   * Takes the permits of local-first rules from their leases, then the others (and those no lease
+   * could decide) the exact way; a denial either way puts back what the leases gave.
+   */
+  private void takeFromLeasesFirst(
+      List<Permit> permits,
+      String[] keys,
+      AloneCalls alone,
+      ConnectedClient current,
+      long deadline) {
+    Grant[] taken = new Grant[keys.length];
+    List<Permit> exact = new ArrayList<>(keys.length);
+    List<String> exactKeys = new ArrayList<>(keys.length);
+    for (int i = 0; i < keys.length; i++) {
+      Permit permit = permits.get(i);
+      Grant grant =
+          LeaseBook.leased(permit) ? leases.take(permit, keys[i], permits, current, deadline) : null;
+      if (grant == LeaseBook.DENIED) {
+        putBack(permits, taken);
+        return;
+      }
+      taken[i] = grant;
+      if (grant == null) {
+        exact.add(permit);
+        exactKeys.add(keys[i]);
+      }
+    }
+    if (exact.isEmpty()) {
+      return;
+    }
+    takeExactly(exact, exactKeys.toArray(new String[0]), alone, current, deadline);
+    for (Permit permit : exact) {
+      if (!permit.verdict().allowed()) {
+        putBack(permits, taken);
+        return;
+      }
+    }
+  }
+
+  private void putBack(List<Permit> permits, Grant[] taken) {
+    for (int i = 0; i < taken.length; i++) {
+      if (taken[i] != null && taken[i] != LeaseBook.DENIED) {
+        leases.putBack(permits.get(i), taken[i]);
+      }
+    }
+  }
+
+  /**
+   * Takes {@code permits} all or none from Redis, a call per identity, within {@code deadline};
+   * the first call sent carries {@code alone}'s, if any.
+   */
+  private void takeExactly(
+      List<Permit> permits,
+      String[] keys,
+      AloneCalls alone,
+      ConnectedClient current,
+      long deadline) {
+    List<IdentityCall> calls = IdentityCall.byIdentity(permits, keys);
     if (current == null) {
       decideLocally(calls, 0);
       return;
     }
-    // One budget for the whole decision, however many identities (calls) it takes.
-    long deadline = current.pipeliner.deadlineFromNow();
     for (int done = 0; done < calls.size(); done++) {
       IdentityCall call = calls.get(done);
       Breaker breaker = breakers.of(call.keys.get(0));
@@ -351,7 +451,16 @@ public final class RedisStore implements Store {
       locals.add(((RedisCounters) c).local);
     }
     share.retainOnly(locals);
+    leases.retainOnly(live);
     denials.forgetAll();
+  }
+
+  /**
+   * Each local-first rule's leases in this JVM, by rule id: what it holds and how the permits it
+   * leased went (docs/design.md, "Local-first decisions"). Empty without local-first rules.
+   */
+  public Map<String, LeaseStats> leases() {
+    return leases.stats();
   }
 
   /** The JVMs this store believes share the limits. */
@@ -366,6 +475,7 @@ public final class RedisStore implements Store {
 
   @Override
   public void close() {
+    leases.retainOnly(Collections.<Counters>emptyList()); // gives back, sent before the senders end
     maintenance.close();
     share.close();
   }

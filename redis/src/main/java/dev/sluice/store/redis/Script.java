@@ -22,6 +22,7 @@ final class Script {
   static final Script ACQUIRE = withAlgorithms("acquire.lua");
   static final Script REFUND = withAlgorithms("refund.lua");
   static final Script PEEK = withAlgorithms("peek.lua");
+  static final Script LEASE = withAlgorithms("lease.lua");
   static final Script HEARTBEAT = of("time.lua", "heartbeat.lua");
 
   private final String text;

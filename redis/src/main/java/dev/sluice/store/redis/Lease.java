@@ -1,0 +1,183 @@
+package dev.sluice.store.redis;
+
+import dev.sluice.algo.Quota;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The permits this JVM holds of one key under one quota of a local-first rule: the grant being
+ * spent and at most one fetched ahead, which takes over when the first is spent out or dies, so
+ * that every permit is spent within the life of the grant it came from. Its size adapts to the
+ * identity's rate: it starts at one permit (a cold identity's first request waits for one round
+ * trip that takes exactly its permit), doubles when a grant is spent out within half a sync, and
+ * halves when one dies with permits left. {@link LeaseBook} fetches and gives back.
+ */
+final class Lease {
+  final String key;
+  final List<String> keys;
+  final RedisCounters counters;
+  final Quota quota;
+  final LeaseTally tally;
+  private final long syncMicros;
+
+  private final AtomicReference<Grant> current = new AtomicReference<>();
+  private final AtomicReference<Grant> next = new AtomicReference<>();
+
+  /** The fetch in flight, if any: at most one per lease. */
+  private final AtomicReference<CompletableFuture<Void>> fetch = new AtomicReference<>();
+
+  /** How many permits the next fetch asks for, before the caps of {@link LeaseBook#want}. */
+  private volatile long want = 1;
+
+  private volatile long lastUsed;
+
+  /** Set once the book dropped it: a grant that arrives after is given back at once. */
+  private volatile boolean forgotten;
+
+  Lease(String key, RedisCounters counters, Quota quota, LeaseTally tally, long now) {
+    this.key = key;
+    this.keys = Collections.singletonList(key);
+    this.counters = counters;
+    this.quota = quota;
+    this.tally = tally;
+    this.syncMicros = counters.consistency.syncMicros();
+    this.lastUsed = now;
+  }
+
+  /**
+   * Spends {@code cost} permits of the live grant, or of the one fetched ahead once the live one
+   * cannot serve; returns the grant spent from, or null when neither can. A grant replaced here is
+   * handed to {@code ended}, to give back what it left.
+   */
+  Grant spend(long cost, long now, Ended ended) {
+    lastUsed = now;
+    while (true) {
+      Grant live = current.get();
+      if (live != null && !live.expired(now) && live.spend(cost)) {
+        if (live.left() == 0 && now - live.sentAt < syncMicros / 2) {
+          want = 2 * live.size; // spent out within half a sync: the next one lasts longer
+        }
+        return live;
+      }
+      Grant ahead = next.get();
+      if (ahead == null || ahead.expired(now)) {
+        return null;
+      }
+      if (current.compareAndSet(live, ahead)) {
+        next.compareAndSet(ahead, null);
+        if (live != null) {
+          ended.ended(this, live, now);
+        }
+      }
+    }
+  }
+
+  /** Whether a grant fetched now would come ahead: {@code live} is half spent, none is ahead. */
+  boolean wantsNext(Grant live) {
+    return live.size >= 2 && live.left() <= live.size / 2 && next.get() == null;
+  }
+
+  /** Takes a grant Redis gave: ahead of a live grant with permits left, else in place of it. */
+  void install(Grant grant, long now, Ended ended) {
+    while (true) {
+      Grant live = current.get();
+      if (live != null && !live.expired(now) && live.left() > 0) {
+        Grant replaced = next.getAndSet(grant);
+        if (replaced != null) {
+          ended.ended(this, replaced, now);
+        }
+        return;
+      }
+      if (current.compareAndSet(live, grant)) {
+        if (live != null) {
+          ended.ended(this, live, now);
+        }
+        return;
+      }
+    }
+  }
+
+  /**
+   * Ends the grants that died or sat idle for a sync; returns whether the lease is empty and idle,
+   * so that it can be forgotten.
+   */
+  boolean sweep(long now, Ended ended) {
+    boolean idle = now - lastUsed >= syncMicros;
+    endIf(current, idle, now, ended);
+    endIf(next, idle, now, ended);
+    return idle && current.get() == null && next.get() == null && fetch.get() == null;
+  }
+
+  /** Ends both grants: the rule is gone, or the lease was forgotten. */
+  void end(long now, Ended ended) {
+    endIf(current, true, now, ended);
+    endIf(next, true, now, ended);
+  }
+
+  private void endIf(AtomicReference<Grant> slot, boolean idle, long now, Ended ended) {
+    Grant grant = slot.get();
+    if (grant != null && (idle || grant.expired(now)) && slot.compareAndSet(grant, null)) {
+      ended.ended(this, grant, now);
+    }
+  }
+
+  void forget() {
+    forgotten = true;
+  }
+
+  boolean forgotten() {
+    return forgotten;
+  }
+
+  /** A grant died with permits left: the next one asks for half as many. */
+  void shrink() {
+    want = Math.max(1, want / 2);
+  }
+
+  /** A fetch failed: the next asks for one permit, as a cold identity's does. */
+  void failed() {
+    want = 1;
+  }
+
+  long want() {
+    return want;
+  }
+
+  /** Unspent permits held, in both grants. */
+  long held() {
+    return held(current.get()) + held(next.get());
+  }
+
+  private static long held(Grant grant) {
+    return grant == null ? 0 : Math.max(0, grant.left());
+  }
+
+  /** Makes {@code mine} the fetch in flight, or returns the one in flight already. */
+  CompletableFuture<Void> beginFetch(CompletableFuture<Void> mine) {
+    while (true) {
+      CompletableFuture<Void> theirs = fetch.get();
+      if (theirs != null) {
+        return theirs;
+      }
+      if (fetch.compareAndSet(null, mine)) {
+        return null;
+      }
+    }
+  }
+
+  /** The fetch in flight, or null. */
+  CompletableFuture<Void> fetching() {
+    return fetch.get();
+  }
+
+  void endFetch() {
+    fetch.set(null);
+  }
+
+  /** Hears of each grant that ends, whatever it left. */
+  interface Ended {
+    void ended(Lease lease, Grant grant, long now);
+  }
+}
