@@ -189,26 +189,32 @@ final class BoundsReport {
 
   /**
    * The fewest admissions a row outside the faults may have: {@link #floor} × allowed, less a
-   * bucket's {@link #slack} for each identity.
+   * bucket's {@link #slack} for each identity, less what leases strand in each window ({@link
+   * #stranded}).
    */
   double least(Group group, BoundsRow row) {
-    return floor(group) * row.allowed - slack(group) * row.units;
+    return floor(group) * row.allowed - slack(group) * row.units - stranded(group) * row.windows;
   }
 
   /**
-   * The least admitted ÷ allowed outside the faults: one permit a window of the limit (a call that
-   * outlived its timeout on this busy machine is decided locally); and local-first, for an identity
-   * near its limit, what the instances' leases strand: at most one permit each if a lease of an
-   * identity this slow is a permit (rate × sync per instance under one).
+   * The least admitted ÷ allowed outside the faults, exact: one permit a window of the limit (a
+   * call that outlived its timeout on this busy machine is decided locally).
    */
   double floor(Group group) {
-    Quota quota = plan.quota(group.hot());
-    double exact = 1 - 1.0 / quota.limit();
-    if (group.hot() || plan.consistencyOfRules().isExact()) {
-      return exact;
+    return 1 - 1.0 / plan.quota(group.hot()).limit();
+  }
+
+  /**
+   * Local-first, the permits the fleet may hold unspent in a window (a bucket: in each window's
+   * length of time), as docs/design.md (Local-first decisions) states it: F × (c + ⌊c / 2⌋), c =
+   * max(1, ⌊L / 2F⌋), each instance a grant and the half left of the one before. Exact: none.
+   */
+  double stranded(Group group) {
+    if (plan.consistencyOfRules().isExact()) {
+      return 0;
     }
-    double asked = Math.min(plan.nearDemand(), 1) * quota.limit();
-    return Math.max(0, Math.min(exact, (quota.limit() - plan.fleetSize()) / asked));
+    long c = Math.max(1, plan.quota(group.hot()).limit() / (2L * plan.fleetSize()));
+    return plan.fleetSize() * (c + c / 2);
   }
 
   /**

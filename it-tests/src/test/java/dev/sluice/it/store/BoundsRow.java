@@ -36,6 +36,11 @@ final class BoundsRow {
    */
   double worstByRedis;
 
+  /**
+   * Windows, or for a bucket each identity's stretch of admissions in windows' lengths, rounded up.
+   */
+  long windows;
+
   /** Units with a decision made locally (Redis failing, or a call that outlived its timeout). */
   long unitsWithLocal;
 
@@ -50,6 +55,7 @@ final class BoundsRow {
    * One identity-window of a window rule that admitted {@code count}, with a local decision or not.
    */
   void window(long count, long limit, boolean withLocal) {
+    windows++;
     unit(count / (double) limit, withLocal);
     excess = Math.max(excess, count - limit);
   }
@@ -77,6 +83,11 @@ final class BoundsRow {
         worstOfUnit = Math.max(worstOfUnit, count / may);
         excess = Math.max(excess, count - may);
       }
+    }
+    if (!admissions.isEmpty()) {
+      long stretch =
+          admissions.get(admissions.size() - 1).askedMicros() - admissions.get(0).askedMicros();
+      windows += stretch / quota.windowMicros() + 1;
     }
     unit(worstOfUnit, withLocal);
   }
