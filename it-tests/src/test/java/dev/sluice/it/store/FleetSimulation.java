@@ -15,7 +15,6 @@ import dev.sluice.it.redis.RedisProcess;
 import dev.sluice.it.redis.RedisServers;
 import dev.sluice.store.Clock;
 import java.io.PrintStream;
-import java.lang.reflect.RecordComponent;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,84 +85,29 @@ public final class FleetSimulation {
     }
 
     Plan withSeeds(List<URI> seeds) {
-      return fromValues(seeds, values());
+      return PlanOptions.withSeeds(this, seeds);
     }
 
     /**
      * Every field but the seeds, by its option name: the field's name, dashed (kill-after-seconds).
      */
     Map<String, String> values() {
-      Map<String, String> values = new LinkedHashMap<>();
-      for (RecordComponent field : Plan.class.getRecordComponents()) {
-        if (!field.getName().equals("seeds")) {
-          try {
-            values.put(option(field), String.valueOf(field.getAccessor().invoke(this)));
-          } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-          }
-        }
-      }
-      return values;
+      return PlanOptions.values(this);
     }
 
     /** The defaults, with {@code --name=value} options (names as in {@link #values}) applied. */
     static Plan parse(String... args) {
-      Map<String, String> values = defaults().values();
-      for (String arg : args) {
-        String[] kv = arg.replaceFirst("^--", "").split("=", 2);
-        if (!values.containsKey(kv[0]) || kv.length != 2) {
-          throw new IllegalArgumentException("unknown option " + arg + "; options: " + values);
-        }
-        values.put(kv[0], kv[1]);
-      }
-      return fromValues(List.of(), values);
-    }
-
-    /** A plan of {@code seeds} and the other fields as {@link #values} names them. */
-    private static Plan fromValues(List<URI> seeds, Map<String, String> values) {
-      RecordComponent[] fields = Plan.class.getRecordComponents();
-      Class<?>[] types = new Class<?>[fields.length];
-      Object[] args = new Object[fields.length];
-      for (int i = 0; i < fields.length; i++) {
-        types[i] = fields[i].getType();
-        String value = values.get(option(fields[i]));
-        args[i] =
-            i == 0
-                ? seeds
-                : types[i] == int.class
-                    ? (Object) Integer.parseInt(value)
-                    : types[i] == long.class
-                        ? (Object) Long.parseLong(value)
-                        : types[i] == double.class ? (Object) Double.parseDouble(value) : value;
-      }
-      try {
-        return Plan.class.getDeclaredConstructor(types).newInstance(args);
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException(e);
-      }
-    }
-
-    private static String option(RecordComponent field) {
-      return field.getName().replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
+      return PlanOptions.parse(defaults(), args);
     }
 
     /** The plan as a child's arguments: seeds, then name=value pairs; the child adds its own. */
     List<String> memberArgs() {
-      List<String> args = new ArrayList<>();
-      args.add(seeds.stream().map(URI::toString).collect(Collectors.joining(",")));
-      values().forEach((name, value) -> args.add(name + "=" + value));
-      return args;
+      return PlanOptions.memberArgs(this, seeds);
     }
 
     /** {@link #memberArgs} read back; the child's own two arguments (JVM, file) follow them. */
     static Plan fromMemberArgs(String[] args) {
-      List<URI> seeds = Arrays.stream(args[0].split(",")).map(URI::create).toList();
-      Map<String, String> values = new LinkedHashMap<>();
-      for (int i = 1; i < args.length - 2; i++) {
-        String[] kv = args[i].split("=", 2);
-        values.put(kv[0], kv[1]);
-      }
-      return fromValues(seeds, values);
+      return PlanOptions.fromMemberArgs(defaults(), args, 2);
     }
 
     String rulesYaml() {
@@ -222,21 +166,8 @@ public final class FleetSimulation {
       Path dir = Files.createTempDirectory("sluice-fleet-simulation-");
       List<ChildJvm> children = new ArrayList<>();
       try {
-        for (int j = 0; j < plan.jvms; j++) {
-          List<String> command =
-              new ArrayList<>(
-                  List.of(
-                      ChildJvm.java(),
-                      "-Xmx384m",
-                      "-XX:+UseSerialGC",
-                      "-cp",
-                      ChildJvm.classPath(FleetSimulationMember.class),
-                      FleetSimulationMember.class.getName()));
-          command.addAll(plan.memberArgs());
-          command.add("" + j);
-          command.add(dir.resolve("member-" + j + ".tally").toString());
-          children.add(ChildJvm.start("fleet JVM " + j, command, Map.of(), null));
-        }
+        children.addAll(
+            startMembers(FleetSimulationMember.class, plan.memberArgs(), plan.jvms, dir));
         List<String> ready = new ArrayList<>();
         for (ChildJvm child : children) {
           ready.add(child.awaitLine("ready", Duration.ofSeconds(90)));
@@ -254,7 +185,11 @@ public final class FleetSimulation {
             startMillis
                 + 1000L * (plan.killAfterSeconds >= 0 ? plan.killAfterSeconds : plan.seconds / 2));
         Map<Integer, Map<String, String>> midway = nodeStats(cluster, false);
-        Outage outage = plan.killAfterSeconds >= 0 ? failOver(cluster, log) : null;
+        // The master of the hottest identity (rank 1): the worst case for the local shares.
+        Outage outage =
+            plan.killAfterSeconds >= 0
+                ? failOver(cluster, FleetSimulationMember.identity(0), log)
+                : null;
         List<String> done = new ArrayList<>();
         Duration finish = Duration.ofSeconds(plan.seconds + 60);
         for (ChildJvm child : children) {
@@ -278,6 +213,30 @@ public final class FleetSimulation {
         }
       }
     }
+  }
+
+  /**
+   * Starts {@code jvms} child JVMs running {@code member} with {@code args}, then each its number
+   * and the file it writes its tallies to in {@code dir} ({@code member-<n>.tally}).
+   */
+  static List<ChildJvm> startMembers(Class<?> member, List<String> args, int jvms, Path dir) {
+    List<ChildJvm> children = new ArrayList<>();
+    for (int j = 0; j < jvms; j++) {
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  ChildJvm.java(),
+                  "-Xmx384m",
+                  "-XX:+UseSerialGC",
+                  "-cp",
+                  ChildJvm.classPath(member),
+                  member.getName()));
+      command.addAll(args);
+      command.add("" + j);
+      command.add(dir.resolve("member-" + j + ".tally").toString());
+      children.add(ChildJvm.start("fleet JVM " + j, command, Map.of(), null));
+    }
+    return children;
   }
 
   /**
@@ -372,11 +331,10 @@ public final class FleetSimulation {
   /** When a master was killed and its replica took over, and which master it was. */
   record Outage(int killedPort, long killedAtMicros, long promotedAtMicros) {}
 
-  /** Kills the master of the hottest identity (rank 1): the worst case for the local shares. */
-  private static Outage failOver(RedisClusterHandle cluster, PrintStream log) {
+  /** Kills the master of {@code identity} and waits for its replica's promotion. */
+  static Outage failOver(RedisClusterHandle cluster, String identity, PrintStream log) {
     long killedAt = Clock.SYSTEM.micros();
-    RedisProcess killed =
-        cluster.killMaster(ClusterStores.slotOf(FleetSimulationMember.identity(0)));
+    RedisProcess killed = cluster.killMaster(ClusterStores.slotOf(identity));
     RedisProcess promoted = cluster.awaitFailover(killed, Duration.ofSeconds(30));
     long promotedAt = Clock.SYSTEM.micros();
     log.printf(
@@ -385,7 +343,7 @@ public final class FleetSimulation {
     return new Outage(killed.port(), killedAt, promotedAt);
   }
 
-  private static void sleepUntil(long epochMillis) throws InterruptedException {
+  static void sleepUntil(long epochMillis) throws InterruptedException {
     long wait = epochMillis - System.currentTimeMillis();
     if (wait > 0) {
       Thread.sleep(wait);
@@ -393,7 +351,7 @@ public final class FleetSimulation {
   }
 
   /** The port of the master serving each slot now, from CLUSTER SLOTS of a live master. */
-  private static int[] masterPortBySlot(RedisClusterHandle cluster) {
+  static int[] masterPortBySlot(RedisClusterHandle cluster) {
     RedisProcess node = cluster.masters().get(0);
     int[] ports = new int[16_384];
     for (Object range : (List<?>) RedisProbe.once(node.host(), node.port(), "CLUSTER", "SLOTS")) {

@@ -4,6 +4,7 @@ import dev.sluice.config.ConfigParser;
 import dev.sluice.core.Decision;
 import dev.sluice.core.Limiter;
 import dev.sluice.core.RequestView;
+import dev.sluice.core.Rules;
 import dev.sluice.metrics.StoreStatus;
 import dev.sluice.store.Clock;
 import dev.sluice.store.MemoryStore;
@@ -11,8 +12,10 @@ import dev.sluice.store.Permit;
 import dev.sluice.store.redis.RedisSettings;
 import dev.sluice.store.redis.RedisStore;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,6 +62,8 @@ public final class FleetSimulationMember {
 
   static final int FIELDS = 7;
 
+  private static final String PATH = "/api/items";
+
   private FleetSimulationMember() {}
 
   public static void main(String[] args) throws Exception {
@@ -71,31 +76,21 @@ public final class FleetSimulationMember {
     List<Limiter> limiters = new ArrayList<>();
     try {
       for (int i = 0; i < count; i++) {
-        RedisStore store =
-            RedisStore.open(
-                RedisSettings.cluster(plan.seeds(), plan.timeoutMillis(), plan.poolSize()),
+        limiters.add(
+            openInstance(
+                plan.seeds(),
+                plan.timeoutMillis(),
+                plan.poolSize(),
                 plan.prefix(),
                 plan.fleetSize(),
-                1,
-                Clock.SYSTEM,
-                MemoryStore.DEFAULT_MAX_KEYS);
-        stores.add(store);
-        Limiter limiter = new Limiter(store);
-        limiter.apply(ConfigParser.parse("fleet-simulation.yaml", plan.rulesYaml()).rules());
-        limiters.add(limiter);
+                ConfigParser.parse("fleet-simulation.yaml", plan.rulesYaml()).rules(),
+                stores));
       }
       warmUp(limiters);
       int fleet = awaitFleet(stores, plan);
       System.out.println("ready fleet " + fleet);
-      BufferedReader stdin =
-          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-      String go = stdin.readLine();
-      if (go == null || !go.startsWith("go ")) {
-        System.out.println("no go from the coordinator; exiting");
-        System.exit(2);
-      }
       Traffic traffic = new Traffic(plan, limiters, first, plan.ratePerJvm());
-      traffic.run(Long.parseLong(go.substring(3)));
+      traffic.run(awaitGo());
       traffic.write(out);
       int minFleet = stores.stream().mapToInt(RedisStore::fleetSize).min().orElse(0);
       long openBreakers = stores.stream().mapToInt(s -> s.status().openBreakers()).sum();
@@ -131,11 +126,52 @@ public final class FleetSimulationMember {
     }
   }
 
+  /**
+   * One instance: a limiter applying {@code rules} on a store of its own (a Redis Cluster client of
+   * its own, as a gateway JVM would have), which is added to {@code opened} for closing.
+   */
+  static Limiter openInstance(
+      List<URI> seeds,
+      int timeoutMillis,
+      int poolSize,
+      String prefix,
+      int fleetSize,
+      Rules rules,
+      List<RedisStore> opened) {
+    RedisStore store =
+        RedisStore.open(
+            RedisSettings.cluster(seeds, timeoutMillis, poolSize),
+            prefix,
+            fleetSize,
+            1,
+            Clock.SYSTEM,
+            MemoryStore.DEFAULT_MAX_KEYS);
+    opened.add(store);
+    Limiter limiter = new Limiter(store);
+    limiter.apply(rules);
+    return limiter;
+  }
+
+  /**
+   * The instant the coordinator's {@code go <epoch millis>} on stdin names; exits if it sends
+   * anything else.
+   */
+  static long awaitGo() throws IOException {
+    BufferedReader stdin =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    String go = stdin.readLine();
+    if (go == null || !go.startsWith("go ")) {
+      System.out.println("no go from the coordinator; exiting");
+      System.exit(2);
+    }
+    return Long.parseLong(go.substring(3));
+  }
+
   /** Every instance decides a few times for an identity outside the simulated ones. */
   private static void warmUp(List<Limiter> limiters) {
     for (int round = 0; round < 20; round++) {
       for (Limiter limiter : limiters) {
-        limiter.decide(new Request("192.0.2." + round));
+        limiter.decide(new Request(PATH, "192.0.2." + round));
       }
     }
   }
@@ -162,6 +198,24 @@ public final class FleetSimulationMember {
 
   static String address(int i) {
     return "10." + (i >>> 16 & 255) + "." + (i >>> 8 & 255) + "." + (i & 255);
+  }
+
+  /**
+   * The index of the window boundary the store counted up to. The store decided at some instant
+   * between asking and the answer, and reported the time from then to its window's end (a fixed
+   * window's reset when allowed, its retry-after when denied), by Redis TIME or, for a local
+   * decision, this JVM's clock: the same clock on one machine. So the end lies between {@code
+   * earliest} and {@code latest}, and the one boundary there is it, however late the answer came
+   * back, as long as that was within a window; a millisecond either way absorbs rounding. A longer
+   * stall leaves more than one: the nearest to the middle is taken.
+   */
+  static long windowEnding(long earliest, long latest, long windowMicros) {
+    long slack = 1_000;
+    long first = Math.floorDiv(earliest - slack + windowMicros - 1, windowMicros);
+    if (first * windowMicros <= latest + slack && (first + 1) * windowMicros > latest + slack) {
+      return first;
+    }
+    return Math.round((earliest + latest) / 2.0 / windowMicros);
   }
 
   /** The fleet's traffic through this JVM, and its tallies. */
@@ -245,31 +299,12 @@ public final class FleetSimulationMember {
       }
     }
 
-    /**
-     * The index of the window boundary the store counted up to. The store decided at some instant
-     * between asking and the answer, and reported the time from then to its window's end (a fixed
-     * window's reset when allowed, its retry-after when denied), by Redis TIME or, for a local
-     * decision, this JVM's clock: the same clock on one machine. So the end lies between {@code
-     * earliest} and {@code latest}, and the one boundary there is it, however late the answer came
-     * back, as long as that was within a window; a millisecond either way absorbs rounding. A
-     * longer stall leaves more than one: the nearest to the middle is taken.
-     */
-    private long windowEnding(long earliest, long latest) {
-      long slack = 1_000;
-      long first = Math.floorDiv(earliest - slack + windowMicros - 1, windowMicros);
-      if (first * windowMicros <= latest + slack
-          && (first + 1) * windowMicros > latest + slack) {
-        return first;
-      }
-      return Math.round((earliest + latest) / 2.0 / windowMicros);
-    }
-
     private void decideOne() {
       ThreadLocalRandom random = ThreadLocalRandom.current();
       int identity = FleetSimulation.draw(zipf, random.nextDouble());
       int instance = random.nextInt(limiters.size());
       long asked = Clock.SYSTEM.micros();
-      Decision decision = limiters.get(instance).decide(new Request(address(identity)));
+      Decision decision = limiters.get(instance).decide(new Request(PATH, address(identity)));
       long answered = Clock.SYSTEM.micros();
       Permit permit = decision.permit(0);
       if (permit == null) {
@@ -282,7 +317,8 @@ public final class FleetSimulationMember {
       boolean allowed = permit.verdict().allowed();
       long untilEnd =
           allowed ? permit.verdict().resetMicros() : permit.verdict().retryAfterMicros();
-      long window = windowEnding(asked + untilEnd, answered + untilEnd) - 1 - baseWindow;
+      long window =
+          windowEnding(asked + untilEnd, answered + untilEnd, windowMicros) - 1 - baseWindow;
       boolean locally = permit.decidedLocally();
       int field =
           allowed
@@ -335,11 +371,13 @@ public final class FleetSimulationMember {
     }
   }
 
-  /** A GET from {@code address}, straight from the client (no proxy). */
-  private static final class Request implements RequestView {
+  /** A GET of {@code path} from {@code address}, straight from the client (no proxy). */
+  static final class Request implements RequestView {
+    private final String path;
     private final String address;
 
-    Request(String address) {
+    Request(String path, String address) {
+      this.path = path;
       this.address = address;
     }
 
@@ -350,7 +388,7 @@ public final class FleetSimulationMember {
 
     @Override
     public String path() {
-      return "/api/items";
+      return path;
     }
 
     @Override
