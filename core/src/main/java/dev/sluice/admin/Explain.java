@@ -63,11 +63,10 @@ final class Explain {
       json.name("id").value(entry.ruleId());
       json.name("mode").value(entry.shadow() ? "shadow" : "enforce");
       json.name("matches").value(entry.matches());
-      long sync = metrics.localFirstSyncMicros(entry.ruleId());
-      StatusJson.consistency(json, sync, store, entry.ruleId());
       if (entry.matches()) {
         json.name("identity").value(entry.identity());
-        json.name("shownAs").value(entry.identity() == null ? null : metrics.shown(entry.identity()));
+        String identity = entry.identity();
+        json.name("shownAs").value(identity == null ? null : metrics.shown(identity));
         json.name("tier").value(entry.tier());
         json.name("limit").value(entry.limit());
         json.name("windowSeconds").value(entry.windowMicros() / 1e6);
@@ -86,6 +85,9 @@ final class Explain {
           }
         }
       }
+      // Last, so that the fields before keep the places scripts and tests know them by.
+      long sync = metrics.localFirstSyncMicros(entry.ruleId());
+      StatusJson.consistency(json, sync, store, entry.ruleId());
       json.endObject();
     }
     return json.endArray().endObject().toString();

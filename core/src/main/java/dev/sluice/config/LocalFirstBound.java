@@ -9,7 +9,8 @@ import dev.sluice.core.Rule;
  * numbers, by the formulas of docs/design.md ("Local-first decisions"). A window is never
  * over-admitted, since a lease is taken from the window's shared count and dies when the window
  * ends; a bucket may be, by what it refills over one sync, since a lease's permits are spent up to
- * a sync after Redis took them. Either may strand what leases other JVMs hold, at most a grant and a half each.
+ * a sync after Redis took them. Either may strand what leases other JVMs hold, at most a grant and
+ * a half each.
  */
 final class LocalFirstBound {
   private LocalFirstBound() {}

@@ -86,7 +86,8 @@ final class RuleMeters {
             .description("1 while a rule is decided local-first, from leases; 0 when exact")
             .register(registry));
     meters.add(
-        Gauge.builder("sluice.rule.lease.held", metrics, m -> lease(m, id, LeaseStatus::permitsHeld))
+        Gauge.builder(
+                "sluice.rule.lease.held", metrics, m -> lease(m, id, LeaseStatus::permitsHeld))
             .tag(RULE, id)
             .description("Permits this JVM holds in a local-first rule's leases, not spent yet")
             .register(registry));
