@@ -3,6 +3,7 @@ package dev.sluice.config;
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
 import dev.sluice.core.Rule;
+import dev.sluice.store.Consistency;
 
 /**
  * What {@code check} says of a local-first rule: the error its leases may make, in the rule's own
@@ -42,11 +43,11 @@ final class LocalFirstBound {
   }
 
   /**
-   * Each JVM holds at most a grant of c = max(1, limit ÷ (2 × fleet)) and the half left of the one
+   * Each JVM holds at most a grant of c ({@link Consistency#grantCap}) and the half left of the one
    * before it: fleet × (c + c ÷ 2), never more than the limit.
    */
   static long strandedAtMost(long limit, int fleet) {
-    long grant = Math.max(1, limit / (2L * fleet));
+    long grant = Consistency.grantCap(limit, fleet);
     return Math.min(limit, fleet * (grant + grant / 2));
   }
 

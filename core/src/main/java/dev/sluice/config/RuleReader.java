@@ -7,6 +7,8 @@ import dev.sluice.core.PathPattern;
 import dev.sluice.core.Rule;
 import dev.sluice.core.RuleResponse;
 import dev.sluice.store.Consistency;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,23 +22,8 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /** Reads the rules of one file: each rule's own fields over the defaults, checked together. */
 final class RuleReader {
-  private static final String[] FIELDS = {
-    "id",
-    "match",
-    "key",
-    "limit",
-    "window",
-    "algorithm",
-    "burst",
-    "cost",
-    "on_error",
-    "shadow",
-    "tiers",
-    "response",
-    "delay",
-    "consistency",
-    "sync"
-  };
+  /** A rule's own fields around those it may also take from defaults ({@link RuleValues}). */
+  private static final String[] FIELDS = fields();
   static final String ID = "[A-Za-z0-9_.-]{1,64}";
 
   private final Problems problems;
@@ -52,6 +39,13 @@ final class RuleReader {
     this.defaults = defaults;
     this.tiers = tiers;
     this.storeConsistency = storeConsistency;
+  }
+
+  private static String[] fields() {
+    List<String> fields = new ArrayList<>(Arrays.asList("id", "match"));
+    fields.addAll(Arrays.asList(RuleValues.FIELDS));
+    fields.addAll(Arrays.asList("response", "delay"));
+    return fields.toArray(new String[0]);
   }
 
   /** Returns the rule, or null after reporting why it is not one. */

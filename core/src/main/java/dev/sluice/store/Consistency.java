@@ -29,6 +29,15 @@ public final class Consistency {
     return new Consistency(syncMicros);
   }
 
+  /**
+   * The most permits one lease grant holds for a quota of {@code limit} shared by {@code fleet}
+   * JVMs: max(1, limit ÷ 2 × fleet), so that no JVM holds what the others need. The store sizes
+   * grants by it, and {@code check} states the stranding bound from it.
+   */
+  public static long grantCap(long limit, int fleet) {
+    return Math.max(1, limit / (2L * fleet));
+  }
+
   public boolean isExact() {
     return syncMicros == 0;
   }

@@ -3,6 +3,7 @@ package dev.sluice.store.redis;
 import dev.sluice.algo.Algorithm;
 import dev.sluice.algo.Quota;
 import dev.sluice.store.Clock;
+import dev.sluice.store.Consistency;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -47,7 +48,7 @@ final class LeaseCalls implements Lease.Ended {
    * hold more than half the limit and the rest stays for the others; at least one permit.
    */
   long cap(Quota quota) {
-    return Math.max(1, quota.limit() / (2L * fleet.size()));
+    return Consistency.grantCap(quota.limit(), fleet.size());
   }
 
   /**
