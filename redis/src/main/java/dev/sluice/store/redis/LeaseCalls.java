@@ -15,9 +15,6 @@ import java.util.function.Supplier;
  * for what a grant that ended left, queued like a denied request's refunds.
  */
 final class LeaseCalls implements Lease.Ended {
-  /** How long a refund of unspent permits may wait in the queue before it is dropped. */
-  private static final long GIVE_BACK_PATIENCE_NANOS = 1_000_000_000L;
-
   private final Clock clock;
   private final Fleet fleet;
   private final ScriptTime time;
@@ -44,8 +41,9 @@ final class LeaseCalls implements Lease.Ended {
   }
 
   /**
-   * The most one lease holds: half this JVM's share of the limit, so that the fleet's leases never
-   * hold more than half the limit and the rest stays for the others; at least one permit.
+   * The most one grant holds: half this JVM's share of the limit, at least one permit. A lease may
+   * hold a grant and the half left of the one before, so the fleet's leases hold at most 3/4 of the
+   * limit (docs/design.md, "Local-first decisions").
    */
   long cap(Quota quota) {
     return Consistency.grantCap(quota.limit(), fleet.size());
@@ -165,7 +163,7 @@ final class LeaseCalls implements Lease.Ended {
         breakers.of(lease.key),
         lease.keys,
         args,
-        System.nanoTime() + GIVE_BACK_PATIENCE_NANOS);
+        System.nanoTime() + RedisStore.REFUND_PATIENCE_NANOS);
     lease.tally.givenBack.add(left);
   }
 }

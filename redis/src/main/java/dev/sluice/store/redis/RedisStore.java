@@ -42,8 +42,8 @@ import redis.clients.jedis.exceptions.JedisException;
  * ({@link LeaseBook}), with no round trip on the common path; exact rules' permits never meet them.
  */
 public final class RedisStore implements Store {
-  /** How long a refund may wait in the queue before it is dropped. */
-  private static final long REFUND_PATIENCE_NANOS = 1_000_000_000L;
+  /** How long a refund (or a lease's give-back) may wait in the queue before it is dropped. */
+  static final long REFUND_PATIENCE_NANOS = 1_000_000_000L;
 
   /**
    * How often leases that died or sat idle for their sync give back what they left: unspent
