@@ -10,10 +10,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * The permits this JVM holds of one key under one quota of a local-first rule: the grant being
  * spent and at most one fetched ahead, which takes over when the first is spent out or dies, so
  * that every permit is spent within the life of the grant it came from. Its size adapts to the
- * identity's rate: it starts at one permit (a cold identity's first request waits for one round
- * trip that takes exactly its permit), doubles when a grant is spent out within half a sync of its
- * fetch by more requests than the one that fetched it, and halves when one dies with permits left.
- * {@link LeaseBook} fetches and gives back.
+ * identity's rate: at one permit, a request that finds no grant takes its permit the exact way
+ * ({@link #takesExactly}); asked again within half a sync, the lease fetches two, doubles when a
+ * grant is spent out within half a sync of its fetch by more requests than the one that fetched it,
+ * and halves when one dies with permits left. {@link LeaseBook} fetches and gives back.
  */
 final class Lease {
   final String key;
@@ -33,6 +33,9 @@ final class Lease {
   private volatile long want = 1;
 
   private volatile long lastUsed;
+
+  /** When a permit of this key last went the exact way for want of a grant. */
+  private volatile long exactAt = Long.MIN_VALUE / 2;
 
   /** Set once the book dropped it: a grant that arrives after is given back at once. */
   private volatile boolean forgotten;
@@ -80,6 +83,26 @@ final class Lease {
         }
       }
     }
+  }
+
+  /**
+   * Whether a permit no grant could serve goes the exact way instead of waiting for a grant of
+   * one: the lease asks for one permit and has none coming. A grant of one costs a script run of
+   * its own (lease.lua takes one key a call) and a give-back if it dies unspent, where an exact call
+   * shares its run with every identity waiting in its round trip, and an identity seen once may
+   * not come back: a cold or slow identity costs what an exact one does. Asked again within half
+   * a sync it has a rate, and the lease fetches two.
+   */
+  boolean takesExactly(long now) {
+    if (want > 1 || next.get() != null || fetch.get() != null) {
+      return false;
+    }
+    if (now - exactAt < syncMicros / 2) {
+      want = 2;
+      return false;
+    }
+    exactAt = now;
+    return true;
   }
 
   /** Whether a grant fetched now would come ahead: {@code live} is half spent, none is ahead. */

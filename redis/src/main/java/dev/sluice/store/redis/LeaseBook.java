@@ -49,8 +49,9 @@ final class LeaseBook {
   /**
    * Takes {@code permit} from its lease, refilling an empty one while the request waits (at most
    * until {@code deadline}); fills its verdict. Returns the grant it came from, {@link #DENIED}
-   * when Redis has no room for it (denied, as Redis said), or null when a lease cannot decide it
-   * (Redis unreachable, too many leases): it then goes the exact way.
+   * when Redis has no room for it (denied, as Redis said), or null when a lease does not decide it
+   * (a cold or slow identity: {@link Lease#takesExactly}; Redis unreachable; too many leases): it
+   * then goes the exact way.
    *
    * @param request the request's permits, for the breaker's hold of a switch window
    */
@@ -66,6 +67,9 @@ final class LeaseBook {
       if (grant != null) {
         spent(lease, grant, permit, now, current);
         return grant;
+      }
+      if (attempt == 0 && lease.takesExactly(now)) {
+        return null;
       }
       if (attempt > 0 && denials.deny(key, permit)) {
         return DENIED;

@@ -10,12 +10,14 @@ import dev.sluice.store.ManualClock;
 import dev.sluice.store.MemoryStore;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
  * A lease spends its grants by compare-and-set, a grant fetched ahead takes over from a spent or
- * dead one, every grant that ends is handed over with what it left, and the size adapts: doubled
- * when spent out within half a sync, halved when a grant dies with permits left.
+ * dead one, every grant that ends is handed over with what it left, and the size adapts: a cold or
+ * slow identity takes its permits exactly, one back within half a sync leases two, doubled when
+ * spent out within half a sync, halved when a grant dies with permits left.
  */
 class LeaseTest {
   private static final long MINUTE = 60 * SECOND;
@@ -99,6 +101,28 @@ class LeaseTest {
     assertThat(lease.want()).isEqualTo(1);
     lease.shrink();
     assertThat(lease.want()).as("never below one").isEqualTo(1);
+  }
+
+  @Test
+  void aColdOrSlowIdentityTakesItsPermitsExactlyUntilItIsBackWithinHalfASync() {
+    assertThat(lease.takesExactly(clock.micros())).as("cold").isTrue();
+    clock.advance(SYNC / 2);
+    assertThat(lease.takesExactly(clock.micros())).as("back half a sync later: slow").isTrue();
+    clock.advance(SYNC / 2 - 1);
+    assertThat(lease.takesExactly(clock.micros())).as("back within half a sync").isFalse();
+    assertThat(lease.want()).isEqualTo(2);
+    clock.advance(SYNC);
+    assertThat(lease.takesExactly(clock.micros())).as("asks for two: leases").isFalse();
+    lease.shrink();
+    assertThat(lease.takesExactly(clock.micros())).as("shrunk back to one").isTrue();
+  }
+
+  @Test
+  void aPermitWaitsForAFetchInFlightRatherThanGoExactly() {
+    assertThat(lease.beginFetch(new CompletableFuture<>())).isNull();
+    assertThat(lease.takesExactly(clock.micros())).isFalse();
+    lease.endFetch();
+    assertThat(lease.takesExactly(clock.micros())).isTrue();
   }
 
   @Test
