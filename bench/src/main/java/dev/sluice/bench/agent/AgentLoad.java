@@ -34,8 +34,8 @@ import java.util.function.ToDoubleFunction;
  * record with JFR after the rounds, e.g. memory,filter) and {@code profile-seconds} (30), {@code out}
  * (directory for configs, logs and recordings), {@code root} (the repository), {@code wrk} and
  * {@code redis-server} (binaries), {@code clients} (1: every request from 127.0.0.1; more: each
- * request names one of that many clients at random in a header, and the rule keys on it) and {@code
- * server-cpus} (pin every server to these CPUs, {@code taskset -c} syntax; run the driver itself
+ * request names one of that many clients at random in a header, and the rule keys on it), {@code
+ * sync} (the local-first rule's, 100ms) and {@code server-cpus} (pin every server to these CPUs, {@code taskset -c} syntax; run the driver itself
  * under {@code taskset -c} on the others, so that wrk and Redis run there).
  */
 public final class AgentLoad {
@@ -119,13 +119,14 @@ public final class AgentLoad {
               + " [--measure=10] [--path=/api/hello] [--jvm='-Xms512m -Xmx512m"
               + " -XX:+AlwaysPreTouch'] [--profile=memory,filter] [--profile-seconds=30]"
               + " [--out=DIR] [--root=REPO] [--wrk=wrk] [--redis-server=redis-server]"
-              + " [--clients=1] [--server-cpus=0]");
+              + " [--clients=1] [--sync=100ms] [--server-cpus=0]");
       return;
     }
     List<String> known =
         List.of(
             "variants", "loads", "rounds", "warmup", "measure", "path", "jvm", "profile",
-            "profile-seconds", "out", "root", "wrk", "redis-server", "clients", "server-cpus");
+            "profile-seconds", "out", "root", "wrk", "redis-server", "clients", "sync",
+            "server-cpus");
     for (String name : options.keySet()) {
       if (!known.contains(name)) {
         throw new IllegalArgumentException("unknown option --" + name + "; see --help");
@@ -189,7 +190,9 @@ public final class AgentLoad {
               e);
         }
       }
-      Configs configs = Configs.write(dir, layout, path, redis == null ? 6379 : redis.port(), clients);
+      String sync = options.getOrDefault("sync", "100ms");
+      Configs configs =
+          Configs.write(dir, layout, path, redis == null ? 6379 : redis.port(), clients, sync);
       long estimate =
           variants.size() * (warmup + 5L) + (long) rounds * loads.size() * variants.size() * measure
               + (long) profiled.size() * profileSeconds;
@@ -210,9 +213,10 @@ public final class AgentLoad {
           serverCpus == null ? "" : ", pinned to CPUs " + serverCpus,
           path,
           Configs.LIMIT,
-          clients > 1
-              ? "key header:X-Client | ip, requests from " + clients + " clients at random"
-              : "key ip, every request from 127.0.0.1",
+          (clients > 1
+                  ? "key header:X-Client | ip, requests from " + clients + " clients at random"
+                  : "key ip, every request from 127.0.0.1")
+              + (variants.contains(LOCAL_FIRST) ? ", local-first with sync " + sync : ""),
           warmup,
           rounds,
           measure,

@@ -17,9 +17,6 @@ import java.util.stream.Stream;
 final class Configs {
   static final long LIMIT = 1_000_000_000L;
 
-  /** What makes the local-first variant's rule local-first (issue 29). */
-  static final String LOCAL_FIRST = "consistency: local_first\nsync: 100ms";
-
   final Path noMatch;
   final Path allow;
   final Path redis;
@@ -56,8 +53,10 @@ final class Configs {
    *     (the rule keys on {@code ip}); more, a header {@code X-Client} naming one of them at random
    *     (the rule keys on {@code header:X-Client | ip}, so a request without it, as the readiness
    *     check sends, still is limited)
+   * @param sync the local-first variant's {@code sync}, as the YAML says it (issue 29)
    */
-  static Configs write(Path dir, Layout layout, String path, int redisPort, int clients)
+  static Configs write(
+      Path dir, Layout layout, String path, int redisPort, int clients, String sync)
       throws IOException {
     String key = clients > 1 ? "\"header:X-Client | ip\"" : "ip";
     Path noMatch =
@@ -66,7 +65,13 @@ final class Configs {
     String redisStore = "  redis:\n    url: redis://127.0.0.1:" + redisPort + "\n";
     Path redis = yaml(dir.resolve("redis.yaml"), "redis", redisStore, path, key, "");
     Path redisLocalFirst =
-        yaml(dir.resolve("redis-local-first.yaml"), "redis", redisStore, path, key, LOCAL_FIRST);
+        yaml(
+            dir.resolve("redis-local-first.yaml"),
+            "redis",
+            redisStore,
+            path,
+            key,
+            "consistency: local_first\nsync: " + sync);
     Path webapp = dir.resolve("filter-webapp");
     copy(layout.webapp(), webapp);
     Path webXml = webapp.resolve("WEB-INF/web.xml");
