@@ -385,7 +385,8 @@ public final class LiveLimiter implements Closeable {
           "Sluice: "
               + (before == null ? "" : "enabled again; ")
               + rules.size()
-              + " rules in force from "
+              + (rules.size() == 1 ? " rule" : " rules")
+              + " in force from "
               + applied
               + " "
               + named

@@ -328,13 +328,13 @@ class LiveLimiterTest {
       live.reload();
       assertThat(applied(log))
           .containsExactly(
-              "Sluice: 1 rules in force from " + file + " (rules version " + on + "): hello (2/1m)",
+              "Sluice: 1 rule in force from " + file + " (rules version " + on + "): hello (2/1m)",
               "Sluice: disabled by `enabled: false` in "
                   + file
                   + "; nothing is limited (rules version "
                   + off
                   + ")",
-              "Sluice: enabled again; 1 rules in force from "
+              "Sluice: enabled again; 1 rule in force from "
                   + file
                   + " (rules version "
                   + on

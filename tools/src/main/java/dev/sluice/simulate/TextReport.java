@@ -24,7 +24,7 @@ final class TextReport {
             + report.rulesFile
             + ": "
             + replay.tallies().length
-            + " rules");
+            + (replay.tallies().length == 1 ? " rule" : " rules"));
     out.println(
         "memory".equals(report.fileStore)
             ? "store: memory, one JVM"

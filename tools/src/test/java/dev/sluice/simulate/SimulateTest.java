@@ -87,7 +87,7 @@ class SimulateTest {
                 + log
                 + " (format common) through "
                 + rules
-                + ": 1 rules\n"
+                + ": 1 rule\n"
                 + "store: memory, one JVM\n"
                 + "\n"
                 + "rule login: 5/1m sliding_window, POST /login, by ip\n"

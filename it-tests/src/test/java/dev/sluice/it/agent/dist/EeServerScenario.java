@@ -111,7 +111,7 @@ abstract class EeServerScenario {
     assertThat(http.get("/app/count", "10.50.2.1").statusCode()).isEqualTo(200);
     String log = awaitAgentStartedInServerLog();
     assertThat(log).contains("Sluice: agent started in ");
-    String rules = "Sluice: 1 rules in force from " + app.config();
+    String rules = "Sluice: 1 rule in force from " + app.config();
     if (logsTheRulesBeforeItsLogFile()) {
       assertThat(jvm.output()).contains(rules);
     } else {

@@ -98,7 +98,7 @@ abstract class WildFlyScenario {
   void wildFlysLogManagerWritesSluicesLinesToServerLog() throws Exception {
     assertThat(http.get("/app/count", "10.30.2.1").statusCode()).isEqualTo(200);
     String inForce =
-        "INFO +\\[dev\\.sluice\\.config\\] \\([^)]+\\) Sluice: 1 rules in force from "
+        "INFO +\\[dev\\.sluice\\.config\\] \\([^)]+\\) Sluice: 1 rule in force from "
             + Pattern.quote(app.config().toString());
     String started = "INFO +\\[dev\\.sluice\\.agent\\] \\([^)]+\\) Sluice: agent started in ";
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();

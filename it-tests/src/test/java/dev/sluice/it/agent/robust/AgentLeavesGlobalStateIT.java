@@ -29,7 +29,7 @@ class AgentLeavesGlobalStateIT {
       assertTheApplicationSetItUp(jvm);
       // The rules load once the application's log manager is in place, and log through it (had
       // anything of the agent logged before, the log manager would be the JDK's).
-      Logs.await(jvm, "Sluice: 1 rules in force from " + config);
+      Logs.await(jvm, "Sluice: 1 rule in force from " + config);
       assertThat(jvm.output()).doesNotContain("the agent could not start");
     }
   }
@@ -48,7 +48,7 @@ class AgentLeavesGlobalStateIT {
           jvm,
           "Sluice: on_invalid_config must be serve or refuse_start, got \"refuse_strat\", did you"
               + " mean refuse_start?; serving");
-      Logs.await(jvm, "Sluice: 1 rules in force from " + config);
+      Logs.await(jvm, "Sluice: 1 rule in force from " + config);
     }
   }
 

@@ -57,7 +57,7 @@ class AgentMissingConfigIT {
     Limits.report("a created " + config, took);
     assertThat(took).isLessThanOrEqualTo(IN_FORCE_WITHIN);
     Limits.assertLimitedTo(http, "/api/hello", clients + "3", HELLO_LIMIT, "hello");
-    Logs.await(server, "Sluice: 1 rules in force from " + config);
+    Logs.await(server, "Sluice: 1 rule in force from " + config);
     AgentRun.assertStartedCleanly(server);
   }
 
