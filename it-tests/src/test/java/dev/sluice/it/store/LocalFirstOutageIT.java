@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A local-first rule through a paused Redis (issue 29, item 4), one JVM of a fleet of two, a limit
- * of 100 in a window far longer than the test. Before the pause the JVM admitted 30 (the first
+ * of 100 in a window far longer than the test. Before the pause the JVM admitted 30 (the first two
  * exactly, the others from leases) and holds H permits leased; Redis counted 30 + H and said R
  * remained. While Redis is paused the JVM spends the H it holds, then falls back to its share of
  * what Redis said remained, R / 2, not of the whole limit: leased permits are never doubled by the
@@ -65,7 +65,7 @@ class LocalFirstOutageIT extends WithOwnRedisProcess {
         .as("the store's status carries its leases, for the page and metrics")
         .isEqualTo(leases.leased());
     long held = leases.permitsHeld();
-    // The first request's permit went the exact way (a cold identity's): Redis counted it too.
+    // The first requests' permits went the exact way (a cold identity's): Redis counted them too.
     long remained = LIMIT - leases.leased() - (before - leases.spent());
     assertThat(before).isEqualTo(30);
     assertThat(held).as("permits leased ahead of need").isPositive();

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A lease spends its grants by compare-and-set, a grant fetched ahead takes over from a spent or
  * dead one, every grant that ends is handed over with what it left, and the size adapts: a cold or
- * slow identity takes its permits exactly, one back within half a sync leases two, doubled when
+ * slow identity takes its permits exactly, a third request within a sync leases two, doubled when
  * spent out within half a sync, halved when a grant dies with permits left.
  */
 class LeaseTest {
@@ -104,12 +104,16 @@ class LeaseTest {
   }
 
   @Test
-  void aColdOrSlowIdentityTakesItsPermitsExactlyUntilItIsBackWithinHalfASync() {
+  void aColdOrSlowIdentityTakesItsPermitsExactlyUntilAThirdComesWithinASync() {
     assertThat(lease.takesExactly(clock.micros())).as("cold").isTrue();
     clock.advance(SYNC / 2);
-    assertThat(lease.takesExactly(clock.micros())).as("back half a sync later: slow").isTrue();
-    clock.advance(SYNC / 2 - 1);
-    assertThat(lease.takesExactly(clock.micros())).as("back within half a sync").isFalse();
+    assertThat(lease.takesExactly(clock.micros())).as("a second within a sync").isTrue();
+    clock.advance(SYNC / 2);
+    assertThat(lease.takesExactly(clock.micros())).as("a third a sync after the first").isTrue();
+    clock.advance(SYNC - 1);
+    assertThat(lease.takesExactly(clock.micros())).as("its second").isTrue();
+    assertThat(lease.want()).isEqualTo(1);
+    assertThat(lease.takesExactly(clock.micros())).as("a third within a sync").isFalse();
     assertThat(lease.want()).isEqualTo(2);
     clock.advance(SYNC);
     assertThat(lease.takesExactly(clock.micros())).as("asks for two: leases").isFalse();
