@@ -19,6 +19,10 @@ final class StoreReader {
   /** A number of JVMs, 1 to 999999. */
   private static final String JVMS = "[1-9][0-9]{0,5}";
 
+  static final String PASSWORD_WRITTEN_OUT =
+      "writes a password out in the file: name an environment variable for it instead,"
+          + " redis://:${REDIS_PASSWORD}@host:6379";
+
   private final Problems problems;
   private final Map<String, String> environment;
 
@@ -122,6 +126,9 @@ final class StoreReader {
       String text = UrlTemplate.expand(value, environment, problems);
       if (text == null) {
         continue;
+      }
+      if (UrlTemplate.writesOutPassword(value.text)) {
+        problems.warn(value.node, value.path, PASSWORD_WRITTEN_OUT);
       }
       try {
         urls.add(RedisTarget.parseUrl(text));

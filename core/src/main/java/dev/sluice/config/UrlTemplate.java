@@ -59,6 +59,22 @@ final class UrlTemplate {
   }
 
   /**
+   * Whether {@code template} writes a password out in its user info, rather than naming one
+   * variable for it: a file that holds a secret is copied, committed and shown around.
+   */
+  static boolean writesOutPassword(String template) {
+    int scheme = template.indexOf("://");
+    int end = scheme < 0 ? -1 : userInfoEnd(template, scheme + 3);
+    if (end < 0) {
+      return false;
+    }
+    String userInfo = template.substring(scheme + 3, end);
+    int colon = userInfo.indexOf(':');
+    String password = colon < 0 ? "" : userInfo.substring(colon + 1);
+    return !password.isEmpty() && !VARIABLE.matcher(password).matches();
+  }
+
+  /**
    * Where the user info ends (its {@code @}), or -1 if there is none. The authority ends at the
    * first {@code / ? #}, none of which a variable's name holds, and the user info at its last
    * {@code @}.

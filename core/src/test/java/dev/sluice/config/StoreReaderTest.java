@@ -157,4 +157,29 @@ class StoreReaderTest {
     assertThat(places("store: { type: memory, redis: { url: 'redis://a:1' } }\nrules: []\n"))
         .containsExactly("1 store.redis");
   }
+
+  @Test
+  void aPasswordWrittenOutInTheFileIsWarnedAboutAndStillUsed() throws Exception {
+    String written = "store: { type: redis, redis: { url: \"redis://app:s3cret@r:6379\" } }\n";
+    Config config = ConfigParser.parse("f.yaml", written + "rules: []\n", Map.of());
+    assertThat(config.store().toString()).startsWith("redis r:6379");
+    assertThat(config.warnings())
+        .singleElement()
+        .asString()
+        .startsWith("f.yaml:1:")
+        .contains("redis.url: " + StoreReader.PASSWORD_WRITTEN_OUT)
+        .doesNotContain("s3cret");
+    for (String url :
+        List.of(
+            "redis://:${REDIS_PASSWORD}@r:6379",
+            "redis://${USER}:${REDIS_PASSWORD}@r:6379",
+            "redis://app@r:6379",
+            "redis://r:6379",
+            "${REDIS_URL}")) {
+      String yaml = "store: { type: redis, redis: { url: \"" + url + "\" } }\nrules: []\n";
+      Map<String, String> env =
+          Map.of("REDIS_PASSWORD", "p", "USER", "u", "REDIS_URL", "redis://:p@r:6379");
+      assertThat(ConfigParser.parse("f.yaml", yaml, env).warnings()).as(url).isEmpty();
+    }
+  }
 }
