@@ -18,8 +18,9 @@ import java.util.Map;
 /**
  * What {@link FleetBounds} simulates: {@code instances} limiter instances (each its own {@code
  * RedisStore} and {@code Limiter}, as that many gateway JVMs would have) in {@code jvms} child
- * JVMs, every rule decided with {@code consistency} ({@code exact} or {@code local_first} with
- * {@code syncMillis}), and for each algorithm of {@code algorithms} four groups of traffic:
+ * JVMs, the rules decided with {@code consistency} ({@code exact}, {@code local_first} with {@code
+ * syncMillis}, or both: {@code exact,local_first}), and for each consistency and each algorithm of
+ * {@code algorithms} four groups of traffic, each group's on a rule of its own:
  *
  * <ul>
  *   <li>a hot identity asking {@code hotDemand} × its limit ({@code hotLimit} per {@code
@@ -118,59 +119,73 @@ record BoundsPlan(
     return list;
   }
 
-  Consistency consistencyOfRules() {
-    switch (consistency) {
-      case "exact":
-        return Consistency.EXACT;
-      case "local_first":
-        return Consistency.localFirst(syncMillis * 1000L);
-      default:
-        throw new IllegalArgumentException(
-            "consistency is exact or local_first, not " + consistency);
-    }
+  /**
+   * The consistencies of {@code consistency}, a list of {@code exact} and {@code local_first} (at
+   * {@code syncMillis}): each algorithm's rules and groups are there once for each, in one run.
+   */
+  List<Consistency> consistencies() {
+    return Arrays.stream(consistency.split(","))
+        .map(
+            c -> {
+              switch (c.trim()) {
+                case "exact":
+                  return Consistency.EXACT;
+                case "local_first":
+                  return Consistency.localFirst(syncMillis * 1000L);
+                default:
+                  throw new IllegalArgumentException(
+                      "consistency is exact or local_first (or both), not " + c);
+              }
+            })
+        .toList();
   }
 
-  /** The traffic groups, in a fixed order (their index is their number in the tallies). */
+  /**
+   * The traffic groups, in a fixed order (their index is their number in the tallies): for each
+   * consistency, algorithm and hot/near, a rule of its own ({@link Group#rule}, its index in {@link
+   * #rules}), and its traffic round-robin, then skewed.
+   */
   List<Group> groups() {
     List<Group> groups = new ArrayList<>();
     String[] hot = hotAddresses.split(",");
-    List<Algorithm> algorithms = algorithmList();
-    for (int a = 0; a < algorithms.size(); a++) {
-      Algorithm algorithm = algorithms.get(a);
-      for (boolean skewed : new boolean[] {false, true}) {
-        groups.add(
-            new Group(groups.size(), 2 * a, algorithm, true, skewed, List.of(hot[skewed ? 1 : 0])));
-      }
-      for (boolean skewed : new boolean[] {false, true}) {
-        int first = skewed ? nearIdentities : 0;
-        List<String> addresses = new ArrayList<>();
-        for (int i = first; i < first + nearIdentities; i++) {
-          addresses.add(FleetSimulationMember.address(i));
+    int rule = 0;
+    for (Consistency consistency : consistencies()) {
+      for (Algorithm algorithm : algorithmList()) {
+        for (boolean isHot : new boolean[] {true, false}) {
+          for (boolean skewed : new boolean[] {false, true}) {
+            List<String> addresses = new ArrayList<>();
+            if (isHot) {
+              addresses.add(hot[skewed ? 1 : 0]);
+            } else {
+              int first = skewed ? nearIdentities : 0;
+              for (int i = first; i < first + nearIdentities; i++) {
+                addresses.add(FleetSimulationMember.address(i));
+              }
+            }
+            groups.add(
+                new Group(groups.size(), rule, algorithm, consistency, isHot, skewed, addresses));
+          }
+          rule++;
         }
-        groups.add(new Group(groups.size(), 2 * a + 1, algorithm, false, skewed, addresses));
       }
     }
     return groups;
   }
 
-  /**
-   * One rule per algorithm and hot/near (in that order: {@link Group#rule}), on its own path, keyed
-   * by ip, {@code fail_open}.
-   */
+  /** The groups' rules, in the order of {@link Group#rule}: keyed by ip, {@code fail_open}. */
   Rules rules() {
     List<Rule> rules = new ArrayList<>();
-    for (Algorithm algorithm : algorithmList()) {
-      for (boolean hot : new boolean[] {true, false}) {
-        String id = ruleId(algorithm, hot);
+    for (Group group : groups()) {
+      if (!group.skewed()) {
         rules.add(
             new Rule.Builder(
-                    id,
-                    List.of(PathPattern.compile(path(algorithm, hot))),
+                    group.ruleId(),
+                    List.of(PathPattern.compile(group.path())),
                     Key.parse(List.of("ip")),
-                    quota(hot))
-                .algorithm(algorithm)
+                    quota(group.hot()))
+                .algorithm(group.algorithm())
                 .onError(OnError.FAIL_OPEN)
-                .consistency(consistencyOfRules())
+                .consistency(group.consistency())
                 .build());
       }
     }
@@ -180,14 +195,6 @@ record BoundsPlan(
   Quota quota(boolean hot) {
     long limit = hot ? hotLimit : nearLimit;
     return Quota.of(limit, 1000 * (hot ? hotWindowMillis : nearWindowMillis), limit);
-  }
-
-  static String ruleId(Algorithm algorithm, boolean hot) {
-    return (hot ? "hot-" : "near-") + algorithm.name().toLowerCase(Locale.ROOT).replace('_', '-');
-  }
-
-  static String path(Algorithm algorithm, boolean hot) {
-    return "/" + ruleId(algorithm, hot) + "/**";
   }
 
   /** This plan with {@code hotAddresses} in place of the option's value. */
@@ -206,15 +213,27 @@ record BoundsPlan(
       int index,
       int rule,
       Algorithm algorithm,
+      Consistency consistency,
       boolean hot,
       boolean skewed,
       List<String> addresses) {
+    /** Its rule's id: hot or near, the algorithm, the consistency. */
+    String ruleId() {
+      return (hot ? "hot-" : "near-")
+          + algorithm.name().toLowerCase(Locale.ROOT).replace('_', '-')
+          + (consistency.isExact() ? "-exact" : "-local-first");
+    }
+
     String name() {
-      return ruleId(algorithm, hot) + (skewed ? " skewed" : " round-robin");
+      return ruleId() + (skewed ? " skewed" : " round-robin");
+    }
+
+    String path() {
+      return "/" + ruleId() + "/**";
     }
 
     String requestPath() {
-      return path(algorithm, hot).replace("**", "decide");
+      return path().replace("**", "decide");
     }
   }
 }

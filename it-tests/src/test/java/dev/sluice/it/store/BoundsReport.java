@@ -6,6 +6,7 @@ import dev.sluice.algo.Verdict;
 import dev.sluice.it.store.BoundsPlan.Group;
 import dev.sluice.it.store.FleetBounds.Fault;
 import dev.sluice.it.store.FleetBoundsMember.Decided;
+import dev.sluice.store.Consistency;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -23,6 +24,14 @@ import java.util.stream.Collectors;
  * master's for a kill; a window belongs to the fault it overlaps); after each fault.
  */
 final class BoundsReport {
+  /**
+   * The most a bucket's admissions decided by the instances' local shares ({@code fail_open}, while
+   * Redis fails or a call outlived its timeout) may exceed the shares' bursts + their rates × t in
+   * any interval t: one permit of rounding. Each instance's share is a bucket of its own (limit ÷
+   * fleet size, burst ÷ fleet size, at least 1 each: docs/design.md, Local share), starting whole.
+   */
+  static final double SHARES_ROUNDING = 1;
+
   /** A phase: a fault (or null between faults), from and to in epoch µs. */
   record Span(String name, long from, long to, Fault fault) {}
 
@@ -30,6 +39,10 @@ final class BoundsReport {
   final List<Fault> faults;
   final List<String> members;
   final double seconds;
+
+  /** The first request's asking, epoch µs: instants are printed from it. */
+  final long started;
+
   final List<Span> spans = new ArrayList<>();
   final Map<Group, Map<Span, BoundsRow>> rows = new LinkedHashMap<>();
 
@@ -44,6 +57,7 @@ final class BoundsReport {
     this.faults = faults;
     this.members = members;
     this.seconds = seconds;
+    this.started = decided.stream().mapToLong(Decided::askedMicros).min().orElse(0);
     String after = "before the faults";
     long from = Long.MIN_VALUE;
     for (Fault fault : faults) {
@@ -105,6 +119,7 @@ final class BoundsReport {
           row.bucket(
               ks.stream().map(requests::get).filter(Decided::allowed).toList(),
               quota,
+              shares(group),
               ks.stream().anyMatch(k -> requests.get(k).local()));
         });
   }
@@ -162,29 +177,41 @@ final class BoundsReport {
   }
 
   /**
-   * The worst case a row may reach (admitted ÷ limit; a bucket: see {@link BoundsRow}) in {@code
-   * span}: outside the faults, for what Redis alone decided ({@link BoundsRow#worstByRedis});
-   * during a fault, and for a unit with a local decision (today's exact allowance for a call that
-   * outlived its timeout), the bound of a fault.
+   * The worst a window rule's row may reach, admitted ÷ limit: 1 for what Redis alone decided (and
+   * a lease, counted in its window); while Redis fails ({@code redisFailing}), and for a window
+   * with a local decision (a call that outlived its timeout), each instance adds its local share.
    */
-  double worstBound(Group group, Span span) {
-    return worstBound(group, span.fault != null);
-  }
-
   double worstBound(Group group, boolean redisFailing) {
     Quota quota = plan.quota(group.hot());
     int fleet = plan.fleetSize();
+    return redisFailing
+        ? (quota.limit() + fleet * quota.share(fleet).limit()) / (double) quota.limit()
+        : 1;
+  }
+
+  /**
+   * The most a bucket's admissions decided by Redis or a lease may exceed burst + rate × t in any
+   * interval t, in every phase (they all came out of the one bucket in Redis; a local share's
+   * admissions are judged apart, {@link #SHARES_ROUNDING}): one permit of rounding (an interval's
+   * ends are instants the decisions were asked and answered at, and a rate of µs), and local-first
+   * rate × sync more (a lease's permit is spent up to sync after it left the bucket:
+   * docs/design.md, Local-first decisions). Outside the faults, where no share decides, that is the
+   * fleet's bound: B + r × t + 1, local-first B + r × (t + s) + 1.
+   */
+  double excessBound(Group group) {
+    Quota quota = plan.quota(group.hot());
+    Consistency consistency = group.consistency();
+    double overSync =
+        consistency.isExact() ? 0 : consistency.syncMicros() / (double) quota.emissionMicros();
+    return 1 + overSync;
+  }
+
+  /** The fleet's local shares of a bucket rule as one bucket: their bursts and rates summed. */
+  Quota shares(Group group) {
+    Quota quota = plan.quota(group.hot());
+    int fleet = plan.fleetSize();
     Quota share = quota.share(fleet);
-    if (group.algorithm() == Algorithm.FIXED_WINDOW) {
-      // Windows are never over-admitted; while Redis fails, each instance adds its local share.
-      return redisFailing ? (quota.limit() + fleet * share.limit()) / (double) quota.limit() : 1;
-    }
-    // A bucket admits burst + rate × t (one more by rounding), local-first over-admits at most
-    // rate × sync in all; while Redis fails, each instance adds a bucket of its share.
-    double burst = quota.burst();
-    double overSync = plan.consistencyOfRules().syncMicros() / (double) quota.emissionMicros();
-    double outside = (burst + 1 + overSync) / burst;
-    return redisFailing ? Math.max(2, outside + fleet * (share.burst() + 1) / burst) : outside;
+    return Quota.of(fleet * share.limit(), share.windowMicros(), fleet * share.burst());
   }
 
   /**
@@ -210,7 +237,7 @@ final class BoundsReport {
    * max(1, ⌊L / 2F⌋), each instance a grant and the half left of the one before. Exact: none.
    */
   double stranded(Group group) {
-    if (plan.consistencyOfRules().isExact()) {
+    if (group.consistency().isExact()) {
       return 0;
     }
     long c = Math.max(1, plan.quota(group.hot()).limit() / (2L * plan.fleetSize()));
@@ -238,7 +265,7 @@ final class BoundsReport {
         plan.instances(),
         plan.jvms(),
         plan.fleetSize(),
-        plan.consistencyOfRules(),
+        plan.consistencies(),
         plan.hotLimit(),
         plan.hotWindowMillis(),
         plan.hotDemand(),
@@ -260,25 +287,47 @@ final class BoundsReport {
     out.println(
         "| group | phase | identity-windows (a bucket: identities) | requests | admitted |"
             + " decided locally | allowed exactly | admitted ÷ allowed | worst ÷ limit (excess) |"
-            + " bound: worst / least admitted |");
-    out.println("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+            + " bucket excess: Redis and leases / local shares | bound: worst (a bucket: excess"
+            + " Redis and leases / local shares) / least admitted |");
+    out.println("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
     rows.forEach(
         (group, phases) -> {
           for (Span span : spans) {
             BoundsRow row = phases.get(span);
             if (row != null) {
-              String bound =
-                  String.format(
-                      Locale.ROOT,
-                      "%.2f / %s",
-                      worstBound(group, span),
-                      span.fault == null
-                          ? String.format(Locale.ROOT, "%.0f", least(group, row))
-                          : "–");
+              String worst =
+                  group.algorithm() == Algorithm.FIXED_WINDOW
+                      ? String.format(Locale.ROOT, "%.2f", worstBound(group, span.fault != null))
+                      : String.format(
+                          Locale.ROOT, "+%.1f / +%.1f", excessBound(group), SHARES_ROUNDING);
+              String least =
+                  span.fault == null ? String.format(Locale.ROOT, "%.0f", least(group, row)) : "–";
               out.printf(
-                  Locale.ROOT, "| %s | %s | %s |%n", group.name(), span.name, row.cells(bound));
+                  Locale.ROOT,
+                  "| %s | %s | %s |%n",
+                  group.name(),
+                  span.name,
+                  row.cells(worst + " / " + least));
             }
           }
         });
+    rows.forEach(
+        (group, phases) ->
+            phases.forEach(
+                (span, row) -> {
+                  BoundsRow.Interval w = row.worstByRedisInterval;
+                  if (w != null) {
+                    out.printf(
+                        Locale.ROOT,
+                        "  %s, %s: worst interval of Redis and leases: %d admitted in %.1f ms"
+                            + " from %+.3f s, %+.2f over burst + rate × t%n",
+                        group.name(),
+                        span.name,
+                        w.count(),
+                        w.lengthMicros() / 1e3,
+                        (w.fromMicros() - started) / 1e6,
+                        w.excess());
+                  }
+                }));
   }
 }

@@ -34,6 +34,9 @@ import java.util.List;
  * java -cp it-tests/target/test-classes:$(cat it-tests/target/test.classpath) \
  *     dev.sluice.it.store.FleetBounds --consistency=local_first --sync-millis=100 [--name=value ...]
  * </pre>
+ *
+ * <p>{@code --consistency=exact}, or {@code exact,local_first}: both, each algorithm's rules once
+ * for each, in one run ({@code FleetBoundsIT}).
  */
 public final class FleetBounds {
   private static final String PAUSE_NODE_TIMEOUT = "15000";
