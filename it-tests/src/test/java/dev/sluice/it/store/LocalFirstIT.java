@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -148,6 +149,65 @@ class LocalFirstIT extends WithStandaloneRedis {
     Permit other = new Permit(second, id, q2, 1);
     store.acquire(Arrays.asList(one, other));
     return one.verdict().allowed() && other.verdict().allowed();
+  }
+
+  /**
+   * The case the bucket's bound is for: a lease's permits outlive the bucket's refill. Store A of a
+   * fleet of two spends a burst, which grows its lease, and holds H permits leased; the bucket
+   * refills to full meanwhile (a second, within the sync of two); store B then drains the full
+   * bucket and A spends its H at once, from its lease, without Redis. That stretch admits B + H
+   * plus what refilled during it: more than burst + rate × stretch, by up to H, never more than
+   * burst + rate × (stretch + sync), as docs/design.md states.
+   */
+  @Test
+  void aBucketsLeasedPermitsSpentAfterItRefilledStayWithinRateTimesSync()
+      throws InterruptedException {
+    long sync = 2 * SECOND;
+    Quota quota = Quota.of(LIMIT, WINDOW, LIMIT);
+    RedisSettings settings = RedisSettings.standalone(URI.create(redis.uri()), 1_000, 8);
+    String prefix = "lfr" + PREFIXES.incrementAndGet();
+    String client = "ip=10.7.0.9";
+    try (RedisStore a = RedisStore.open(settings, prefix, 2, Clock.SYSTEM, 10_000);
+        RedisStore b = RedisStore.open(settings, prefix, 2, Clock.SYSTEM, 10_000)) {
+      Counters onA = a.counters("b", Algorithm.TOKEN_BUCKET, WINDOW, Consistency.localFirst(sync));
+      Counters onB = b.counters("b", Algorithm.TOKEN_BUCKET, WINDOW, Consistency.localFirst(sync));
+      assertThat(admitted(a, onA, quota, client, 40, new ArrayList<>())).isEqualTo(40);
+      Thread.sleep(100); // the grant fetched ahead lands
+      long held = a.leases().get("b").permitsHeld();
+      assertThat(held).as("A holds a grant and a half at most, c = 25").isBetween(10L, 37L);
+      Thread.sleep(1_000); // the bucket is full again: 100 a second refill the 40 + H taken
+
+      List<Long> at = new ArrayList<>();
+      int drained = admitted(b, onB, quota, client, 3 * LIMIT, at);
+      int spent = admitted(a, onA, quota, client, 3 * LIMIT, at);
+      double stretch = at.get(at.size() - 1) - at.get(0) + JITTER;
+      double rate = (double) LIMIT / WINDOW;
+      double excess = at.size() - (LIMIT + rate * stretch);
+      System.out.printf(
+          "LocalFirstIT refilled bucket: A held %d, B admitted %d, then A %d, in %.1f ms:"
+              + " %.1f over burst + rate x stretch, bound rate x sync = %.0f%n",
+          held, drained, spent, stretch / 1000, excess, rate * sync);
+      assertThat(spent).as("A's lease, spent without Redis").isGreaterThanOrEqualTo((int) held);
+      assertThat(excess).as("the leased permits came on top of a full bucket").isPositive();
+      assertThat(excess).isLessThanOrEqualTo(rate * sync);
+    }
+  }
+
+  /**
+   * Asks for {@code client} until a denial or {@code tries}; adds each admission's time to {@code
+   * at} and returns how many were admitted.
+   */
+  private static int admitted(
+      RedisStore store, Counters rule, Quota quota, String client, int tries, List<Long> at) {
+    for (int i = 0; i < tries; i++) {
+      Permit permit = new Permit(rule, client, quota, 1);
+      store.acquire(Collections.singletonList(permit));
+      if (!permit.verdict().allowed()) {
+        return i;
+      }
+      at.add(Clock.SYSTEM.micros());
+    }
+    return tries;
   }
 
   /** Asks every 8 ms (a thousand requests a second over the fleet: ten times the limit). */
