@@ -63,9 +63,8 @@ final class Lease {
       Grant live = current.get();
       if (live != null && !live.expired(now) && live.spend(cost)) {
         // Spent out within half a sync by more than one request: the next one lasts longer. A
-        // grant no bigger than one request's cost was spent by the request that fetched it, which
-        // says nothing of the rate; were it doubled, every cold identity would lease twice its
-        // need and give back the rest: two scripts a request.
+        // grant no bigger than one request's cost (near the limit lease.lua may grant one) was
+        // spent by the request that fetched it, which says nothing of the rate.
         if (live.left() == 0 && live.size > cost && now - live.sentAt < syncMicros / 2) {
           want = 2 * live.size;
         }
@@ -176,7 +175,7 @@ final class Lease {
     want = Math.max(1, want / 2);
   }
 
-  /** A fetch failed: the next asks for one permit, as a cold identity's does. */
+  /** A fetch failed: back to one permit, taken the exact way, as a cold identity's is. */
   void failed() {
     want = 1;
   }
