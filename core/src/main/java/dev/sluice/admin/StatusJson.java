@@ -95,7 +95,8 @@ final class StatusJson {
 
   /**
    * A rule's consistency, and for a local-first one in a shared store its leases here: the local
-   * allowance, the last sync and what was leased, spent, given back and left unspent.
+   * allowance, the last sync, what was leased, spent, given back and left unspent, and how many
+   * permits were decided otherwise.
    */
   static void consistency(JsonWriter json, long syncMicros, StoreStatus store, String ruleId) {
     boolean localFirst = syncMicros > 0 && store.isShared();
@@ -116,6 +117,7 @@ final class StatusJson {
     json.name("spent").value(leases.spent());
     json.name("givenBack").value(leases.givenBack());
     json.name("unspent").value(leases.unspent());
+    json.name("exact").value(leases.exact());
     json.endObject();
   }
 

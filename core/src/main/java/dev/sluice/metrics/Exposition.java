@@ -138,13 +138,15 @@ final class Exposition {
         "counter",
         "Permits taken from Redis in leases (leased), and what became of them: spent on requests,"
             + " given back unused, or unspent when their lease died (the rule's under-admission"
-            + " here).");
+            + " here); exact: the rule's permits decided otherwise (a cold or slow identity's,"
+            + " taken the exact way).");
     for (Map.Entry<String, LeaseStatus> rule : store.leases().entrySet()) {
       LeaseStatus l = rule.getValue();
       out.sample(permits, l.leased(), RULE, rule.getKey(), "outcome", "leased");
       out.sample(permits, l.spent(), RULE, rule.getKey(), "outcome", "spent");
       out.sample(permits, l.givenBack(), RULE, rule.getKey(), "outcome", "given_back");
       out.sample(permits, l.unspent(), RULE, rule.getKey(), "outcome", "unspent");
+      out.sample(permits, l.exact(), RULE, rule.getKey(), "outcome", "exact");
     }
   }
 

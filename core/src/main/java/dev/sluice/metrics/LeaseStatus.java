@@ -13,6 +13,7 @@ public final class LeaseStatus {
   private final long spent;
   private final long givenBack;
   private final long unspent;
+  private final long exact;
 
   /**
    * @param leases identities this JVM holds a lease for now
@@ -22,6 +23,9 @@ public final class LeaseStatus {
    * @param spent of those, permits spent on requests
    * @param givenBack of those, permits given back to Redis unused
    * @param unspent of those, permits whose lease died before they were spent or given back
+   * @param exact permits of the rule decided otherwise than from a lease: the exact way (a cold or
+   *     slow identity's, a cost above a grant, beyond the most leases a store keeps), or by {@code
+   *     on_error} while Redis fails
    */
   public LeaseStatus(
       int leases,
@@ -30,7 +34,8 @@ public final class LeaseStatus {
       long leased,
       long spent,
       long givenBack,
-      long unspent) {
+      long unspent,
+      long exact) {
     this.leases = leases;
     this.permitsHeld = permitsHeld;
     this.lastSyncMillis = lastSyncMillis;
@@ -38,6 +43,7 @@ public final class LeaseStatus {
     this.spent = spent;
     this.givenBack = givenBack;
     this.unspent = unspent;
+    this.exact = exact;
   }
 
   public int leases() {
@@ -66,5 +72,9 @@ public final class LeaseStatus {
 
   public long unspent() {
     return unspent;
+  }
+
+  public long exact() {
+    return exact;
   }
 }

@@ -25,7 +25,7 @@ class LocalFirstStatusTest {
           + " shadow: true, consistency: local_first }\n";
 
   private static final LeaseStatus API_LEASES =
-      new LeaseStatus(3, 42, 1_800_000_000_123L, 500, 450, 6, 2);
+      new LeaseStatus(3, 42, 1_800_000_000_123L, 500, 450, 6, 2, 11);
 
   private final AdminTesting t = new AdminTesting(RULES).allow(null, "127.0.0.1/32");
 
@@ -57,6 +57,7 @@ class LocalFirstStatusTest {
         .containsEntry("leased", 500)
         .containsEntry("spent", 450)
         .containsEntry("givenBack", 6)
+        .containsEntry("exact", 11)
         .containsEntry("unspent", 2);
     assertThat(rules.get(1)).containsEntry("consistency", "exact").doesNotContainKey("leases");
     assertThat(rules.get(2))

@@ -46,7 +46,7 @@ class ExpositionTest {
     metrics.bindStore(
         () ->
             StoreStatus.redis(roundTrips, breakers, 3)
-                .withLeases(Map.of("api", new LeaseStatus(2, 17, 1_800_000_000_500L, 90, 70, 2, 1))));
+                .withLeases(Map.of("api", new LeaseStatus(2, 17, 1_800_000_000_500L, 90, 70, 2, 1, 5))));
     metrics.applied(ShortHash.of("rules: []"), 2);
     metrics.reloaded(ConfigStatus.Reload.UNCHANGED, null);
     metrics.trials(Map.of("api", 1_800_000_600_500L));
@@ -125,7 +125,8 @@ class ExpositionTest {
         .containsEntry("sluice_rule_lease_permits_total{rule=\"api\",outcome=\"spent\"}", 70.0)
         .containsEntry(
             "sluice_rule_lease_permits_total{rule=\"api\",outcome=\"given_back\"}", 2.0)
-        .containsEntry("sluice_rule_lease_permits_total{rule=\"api\",outcome=\"unspent\"}", 1.0);
+        .containsEntry("sluice_rule_lease_permits_total{rule=\"api\",outcome=\"unspent\"}", 1.0)
+        .containsEntry("sluice_rule_lease_permits_total{rule=\"api\",outcome=\"exact\"}", 5.0);
   }
 
   @Test

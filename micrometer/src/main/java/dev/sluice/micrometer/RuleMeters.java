@@ -93,11 +93,12 @@ final class RuleMeters {
             .register(registry));
     String leased =
         "Permits taken from Redis in leases, and what became of them: spent, given back, or"
-            + " unspent when their lease died (under-admission)";
+            + " unspent when their lease died (under-admission); exact: decided otherwise";
     meters.add(leaseCounter(id, "leased", LeaseStatus::leased, leased));
     meters.add(leaseCounter(id, "spent", LeaseStatus::spent, leased));
     meters.add(leaseCounter(id, "given_back", LeaseStatus::givenBack, leased));
     meters.add(leaseCounter(id, "unspent", LeaseStatus::unspent, leased));
+    meters.add(leaseCounter(id, "exact", LeaseStatus::exact, leased));
     return meters;
   }
 

@@ -53,7 +53,7 @@ class SluiceMetersTest {
     metrics.bindStore(
         () ->
             StoreStatus.redis(new RoundTrips(() -> 0L), Map.of(), 2)
-                .withLeases(Map.of("api", new LeaseStatus(2, 17, 0, 90, 70, 2, 1))));
+                .withLeases(Map.of("api", new LeaseStatus(2, 17, 0, 90, 70, 2, 1, 5))));
     new SluiceMeters(metrics).bindTo(registry);
     assertThat(registry.get("sluice.rule.local.first").tag("rule", "api").gauge().value())
         .isEqualTo(1);
@@ -64,6 +64,7 @@ class SluiceMetersTest {
     assertThat(count("sluice.rule.lease.permits", "api", "outcome", "leased")).isEqualTo(90);
     assertThat(count("sluice.rule.lease.permits", "api", "outcome", "spent")).isEqualTo(70);
     assertThat(count("sluice.rule.lease.permits", "api", "outcome", "given_back")).isEqualTo(2);
+    assertThat(count("sluice.rule.lease.permits", "api", "outcome", "exact")).isEqualTo(5);
     assertThat(count("sluice.rule.lease.permits", "api", "outcome", "unspent")).isEqualTo(1);
     assertThat(count("sluice.rule.lease.permits", "login", "outcome", "leased")).isZero();
   }

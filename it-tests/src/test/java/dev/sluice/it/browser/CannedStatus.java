@@ -147,6 +147,7 @@ final class CannedStatus {
     leases.addProperty("spent", 450);
     leases.addProperty("givenBack", 6);
     leases.addProperty("unspent", 2);
+    leases.addProperty("exact", 11);
     return leases;
   }
 

@@ -132,6 +132,7 @@ class LocalFirstIT extends WithStandaloneRedis {
       assertThat(store.leases().get("lf").spent())
           .as("the first two requests' went the exact way, the denied three's were put back")
           .isZero();
+      assertThat(store.leases().get("lf").exact()).as("a cold identity's first two").isEqualTo(2);
 
       for (int i = 0; i < 5; i++) {
         allowed += both(store, leased, two, exact, hundred, "ip=10.7.0.3") ? 1 : 0;

@@ -57,6 +57,15 @@ final class LeaseBook {
    */
   Grant take(
       Permit permit, String key, List<Permit> request, ConnectedClient current, long deadline) {
+    Grant grant = fromLease(permit, key, request, current, deadline);
+    if (grant == null) {
+      tallyOf((RedisCounters) permit.counters()).exact.add(permit.cost());
+    }
+    return grant;
+  }
+
+  private Grant fromLease(
+      Permit permit, String key, List<Permit> request, ConnectedClient current, long deadline) {
     Lease lease = leaseOf(key, permit);
     if (lease == null) {
       return null;
@@ -116,12 +125,15 @@ final class LeaseBook {
         return null;
       }
       RedisCounters counters = (RedisCounters) permit.counters();
-      LeaseTally tally = tallies.computeIfAbsent(counters.ruleId(), id -> new LeaseTally());
-      Lease made = new Lease(key, counters, permit.quota(), tally, clock.micros());
+      Lease made = new Lease(key, counters, permit.quota(), tallyOf(counters), clock.micros());
       lease = leases.putIfAbsent(key, made);
       lease = lease == null ? made : lease;
     }
     return lease.quota == permit.quota() ? lease : null;
+  }
+
+  private LeaseTally tallyOf(RedisCounters counters) {
+    return tallies.computeIfAbsent(counters.ruleId(), id -> new LeaseTally());
   }
 
   private void spent(Lease lease, Grant grant, Permit permit, long now, ConnectedClient current) {

@@ -9,6 +9,7 @@ final class LeaseTally {
   final LongAdder spent = new LongAdder();
   final LongAdder givenBack = new LongAdder();
   final LongAdder diedUnspent = new LongAdder();
+  final LongAdder exact = new LongAdder();
   volatile long lastSyncMicros;
 
   LeaseStatus stats(int leases, long held) {
@@ -19,6 +20,7 @@ final class LeaseTally {
         leased.sum(),
         spent.sum(),
         givenBack.sum(),
-        diedUnspent.sum());
+        diedUnspent.sum(),
+        exact.sum());
   }
 }

@@ -67,6 +67,7 @@ class LeaseBookTest {
     assertThat(take(localFirst, Quota.of(100, MINUTE, 100))).isNull();
     assertThat(book.stats().get("api").leases()).isEqualTo(1);
     assertThat(book.stats().get("api").permitsHeld()).as("nothing granted").isZero();
+    assertThat(book.stats().get("api").exact()).as("counted as decided otherwise").isEqualTo(1);
   }
 
   @Test

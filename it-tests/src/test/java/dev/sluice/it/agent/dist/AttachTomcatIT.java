@@ -132,7 +132,7 @@ class AttachTomcatIT {
                   + other
                   + ", no longer from "
                   + app.config());
-      server.awaitLineContaining("rules in force from " + other, START);
+      server.awaitLineContaining(" in force from " + other, START);
       assertThat(http.get("/api/hello", "10.30.0.2").statusCode()).isEqualTo(200);
       assertRejected(http.get("/api/hello", "10.30.0.2"), "hello-again");
 

@@ -84,7 +84,7 @@ final class DistributionChecks {
     assertThat(output).contains("Sluice: agent started in ");
     assertThat(output)
         .as("lines from Sluice's own threads reach the server's log too")
-        .contains("rules in force from ");
+        .contains(" in force from ");
     assertThat(output)
         .doesNotContain("Sluice: could not instrument")
         .doesNotContain("because the agent failed")
