@@ -23,8 +23,7 @@ final class TextReport {
             + ") through "
             + report.rulesFile
             + ": "
-            + replay.tallies().length
-            + (replay.tallies().length == 1 ? " rule" : " rules"));
+            + ReplayReport.count(replay.tallies().length, "rule", "rules"));
     out.println(
         "memory".equals(report.fileStore)
             ? "store: memory, one JVM"

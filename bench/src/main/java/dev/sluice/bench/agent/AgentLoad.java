@@ -35,8 +35,9 @@ import java.util.function.ToDoubleFunction;
  * (directory for configs, logs and recordings), {@code root} (the repository), {@code wrk} and
  * {@code redis-server} (binaries), {@code clients} (1: every request from 127.0.0.1; more: each
  * request names one of that many clients at random in a header, and the rule keys on it), {@code
- * sync} (the local-first rule's, 100ms) and {@code server-cpus} (pin every server to these CPUs, {@code taskset -c} syntax; run the driver itself
- * under {@code taskset -c} on the others, so that wrk and Redis run there).
+ * sync} (the local-first rule's, 100ms) and {@code server-cpus} (pin every server to these CPUs,
+ * {@code taskset -c} syntax; run the driver itself under {@code taskset -c} on the others, so that
+ * wrk and Redis run there).
  */
 public final class AgentLoad {
   private static final Variant LOCAL_FIRST = Variant.REDIS_LOCAL_FIRST;

@@ -5,9 +5,6 @@ import dev.sluice.algo.Quota;
 import dev.sluice.store.Counters;
 import dev.sluice.store.Permit;
 import dev.sluice.store.redis.RedisStore;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -30,13 +27,8 @@ public final class DelayMember {
     try (RedisStore store = FleetMember.open(args[0], Integer.parseInt(args[1]), args[2])) {
       FleetMember.warmUp(store, Algorithm.TOKEN_BUCKET, SECOND);
       System.out.println("ready");
-      BufferedReader stdin =
-          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-      String go = stdin.readLine();
-      if (go == null || !go.startsWith("go ")) {
-        System.exit(2);
-      }
-      Thread.sleep(Math.max(0, Long.parseLong(go.substring(3)) - System.currentTimeMillis()));
+      long go = FleetSimulationMember.awaitGo();
+      Thread.sleep(Math.max(0, go - System.currentTimeMillis()));
       System.out.println(reserve(List.of(store), Integer.parseInt(args[3])));
       System.out.flush();
     }

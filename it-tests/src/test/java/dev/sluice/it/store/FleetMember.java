@@ -7,9 +7,6 @@ import dev.sluice.store.Counters;
 import dev.sluice.store.Permit;
 import dev.sluice.store.redis.RedisStore;
 import dev.sluice.store.redis.ScriptTime;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -56,14 +53,7 @@ public final class FleetMember {
     try (RedisStore store = open(host, port, prefix)) {
       warmUp(store, algorithm, window);
       System.out.println("ready");
-      BufferedReader stdin =
-          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-      String go = stdin.readLine();
-      if (go == null || !go.startsWith("go ")) {
-        System.out.println("no go from the test; exiting");
-        System.exit(2);
-      }
-      long startAt = Long.parseLong(go.substring(3));
+      long startAt = FleetSimulationMember.awaitGo();
       Result result =
           hammer(
               List.of(store),

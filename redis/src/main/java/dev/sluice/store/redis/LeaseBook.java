@@ -57,19 +57,22 @@ final class LeaseBook {
    */
   Grant take(
       Permit permit, String key, List<Permit> request, ConnectedClient current, long deadline) {
-    Grant grant = fromLease(permit, key, request, current, deadline);
+    Lease lease = leaseOf(key, permit);
+    Grant grant = lease == null ? null : fromLease(lease, permit, key, request, current, deadline);
     if (grant == null) {
-      tallyOf((RedisCounters) permit.counters()).exact.add(permit.cost());
+      LeaseTally tally = lease == null ? tallyOf((RedisCounters) permit.counters()) : lease.tally;
+      tally.exact.add(permit.cost());
     }
     return grant;
   }
 
   private Grant fromLease(
-      Permit permit, String key, List<Permit> request, ConnectedClient current, long deadline) {
-    Lease lease = leaseOf(key, permit);
-    if (lease == null) {
-      return null;
-    }
+      Lease lease,
+      Permit permit,
+      String key,
+      List<Permit> request,
+      ConnectedClient current,
+      long deadline) {
     long now = clock.micros();
     for (int attempt = 0; attempt < 3; attempt++) {
       Grant grant = lease.spend(permit.cost(), now, calls);
